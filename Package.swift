@@ -1,0 +1,58 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Settings every Ferry target shares: Swift 6 language mode and imports that stay internal unless marked.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Ferry",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "FerryIO", targets: ["FerryIO"]),
+        .executable(name: "ferry", targets: ["ferry"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // System libraries: a module map and a shim header each, nothing else.
+        .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibCSV", providers: [.apt(["libcsv-dev"])]),
+
+        .target(
+            name: "FerryIO",
+            dependencies: ["CLibCSV"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "ferry",
+            dependencies: [
+                "FerryIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "FerryTestSupport",
+            dependencies: ["FerryIO"],
+            swiftSettings: strictSettings
+        ),
+
+        .testTarget(
+            name: "FerryIOTests",
+            dependencies: ["FerryIO", "FerryTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FerryCLITests",
+            dependencies: ["ferry", "FerryIO", "FerryTestSupport"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

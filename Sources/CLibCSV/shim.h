@@ -1,0 +1,6 @@
+#ifndef FERRY_CLIBCSV_SHIM_H
+#define FERRY_CLIBCSV_SHIM_H
+
+#include <csv.h>
+
+#endif

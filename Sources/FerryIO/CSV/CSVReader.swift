@@ -1,0 +1,295 @@
+internal import CLibCSV
+
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// Reads CSV or TSV records from a file or standard input, streaming, on libcsv's push parser.
+///
+/// Input goes through one fixed read buffer, so memory stays flat however large the file; fields are
+/// handed out as borrowed bytes (see ``Record``). Handles a UTF-8 BOM, LF, CRLF and CR line ends, quoted
+/// delimiters, quotes and newlines, and a last record without a line end. Every record knows its number,
+/// line and byte offset, and every error says where it is and what was expected.
+///
+/// ```swift
+/// let reader = try CSVReader(path: "products.csv")
+/// print(reader.columnNames ?? [])
+/// while let record = try reader.next() {
+///     print(record.position.line, record[0].string)
+/// }
+/// ```
+public final class CSVReader: RecordReader {
+    public let path: String
+    /// The dialect the reader was opened with.
+    public let dialect: CSVDialect
+    /// The header's names, or `nil` when the dialect has no header. Empty for an empty input.
+    public private(set) var columnNames: [String]?
+    public private(set) var bytesRead = 0
+    /// Data records handed out so far.
+    public private(set) var recordsRead = 0
+    /// Malformed spots repaired in lenient mode (always 0 in strict mode, which throws instead).
+    public private(set) var repairs = 0
+
+    private let input: InputFile
+    private let records = RecordBuffer()
+    private let parser: UnsafeMutablePointer<csv_parser>
+    private let state: UnsafeMutablePointer<CSVParseState>
+    private let readBuffer: UnsafeMutableRawBufferPointer
+    private let options: UInt8
+    private var deliverIndex = 0
+    private var inputEnded = false
+    private var expectedFieldCount: Int?
+
+    // Position of the next byte fed to libcsv.
+    private var offset = 0
+    private var line = 1
+    private var lineStart = 0
+    private var lastFedByteWasCR = false
+    private var validator = UTF8Validator()
+    /// The first bytes, held until the encoding (BOM) is known.
+    private var prefix: [UInt8]? = []
+
+    /// Opens `path` (`-` for standard input) and reads the header when the dialect has one.
+    ///
+    /// - Parameter readBufferSize: bytes read from the input at a time.
+    /// - Throws: ``FerryIOError`` when the file cannot be opened or its header is malformed.
+    public convenience init(path: String, dialect: CSVDialect = .csv, readBufferSize: Int = 256 * 1024) throws {
+        try self.init(input: InputFile(path: path), dialect: dialect, readBufferSize: readBufferSize)
+    }
+
+    /// Reads from an opened input and reads the header when the dialect has one.
+    ///
+    /// - Throws: ``FerryIOError`` when the header is malformed or reading fails.
+    public init(input: InputFile, dialect: CSVDialect = .csv, readBufferSize: Int = 256 * 1024) throws {
+        precondition(readBufferSize > 0, "readBufferSize must be positive")
+        self.input = input
+        self.path = input.path
+        self.dialect = dialect
+        readBuffer = .allocate(byteCount: readBufferSize, alignment: 16)
+        parser = .allocate(capacity: 1)
+        state = .allocate(capacity: 1)
+        state.initialize(to: CSVParseState(records: records, dialect: dialect))
+        var options = UInt8(CSV_EMPTY_IS_NULL | CSV_REPALL_NL)
+        if dialect.isStrict { options |= UInt8(CSV_STRICT | CSV_STRICT_FINI) }
+        self.options = options
+        guard csv_init(parser, options) == 0 else {
+            preconditionFailure("csv_init failed for valid options")
+        }
+        csv_set_delim(parser, dialect.delimiter)
+        csv_set_quote(parser, dialect.quote)
+        if !dialect.trimsSpaces { csv_set_space_func(parser, csvNoSpace) }
+        // libcsv grows its field buffer by this many bytes at a time; its default (128) makes big fields slow.
+        csv_set_blk_size(parser, 64 * 1024)
+        if dialect.hasHeader {
+            if let header = try nextFinishedRecord() {
+                columnNames = (0..<header.count).map { Field(buffer: records, slot: header.firstSlot + $0).string }
+                expectedFieldCount = header.count
+            } else {
+                columnNames = []
+            }
+        }
+    }
+
+    deinit {
+        csv_free(parser)
+        parser.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+        readBuffer.deallocate()
+    }
+
+    public func next() throws -> Record? {
+        guard let finished = try nextFinishedRecord() else { return nil }
+        recordsRead += 1
+        let position = RecordPosition(record: recordsRead, line: finished.line, byteOffset: finished.byteOffset)
+        if let expectedFieldCount {
+            if finished.count != expectedFieldCount && !dialect.allowsRaggedRows {
+                throw FerryIOError(
+                    .fieldCount,
+                    "expected \(expectedFieldCount) fields (as in the \(dialect.hasHeader ? "header" : "first record")),"
+                        + " found \(finished.count)",
+                    file: path, line: finished.line, column: 1, byteOffset: finished.byteOffset, record: recordsRead)
+            }
+        } else {
+            expectedFieldCount = finished.count
+        }
+        return Record(buffer: records, firstSlot: finished.firstSlot, count: finished.count, position: position)
+    }
+
+    /// The next record libcsv has finished, parsing more input as needed.
+    private func nextFinishedRecord() throws -> CSVParseState.FinishedRecord? {
+        while true {
+            if deliverIndex < state.pointee.finished.count {
+                deliverIndex += 1
+                return state.pointee.finished[deliverIndex - 1]
+            }
+            if inputEnded { return nil }
+            discardDeliveredRecords()
+            try parseMoreInput()
+        }
+    }
+
+    /// Drops every handed-out record from the storage, keeping the record in progress.
+    private func discardDeliveredRecords() {
+        records.discard(beforeSlot: state.pointee.openFirstSlot, beforeByte: state.pointee.openByteStart)
+        state.pointee.openFirstSlot = 0
+        state.pointee.openByteStart = 0
+        state.pointee.finished.removeAll(keepingCapacity: true)
+        deliverIndex = 0
+    }
+
+    private func parseMoreInput() throws {
+        let count = try input.read(into: readBuffer)
+        guard count > 0 else {
+            if let prefix {
+                try prefix.withUnsafeBytes { try startInput(with: $0) }
+            }
+            try finishInput()
+            return
+        }
+        bytesRead += count
+        let chunk = UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])
+        if prefix == nil {
+            try feed(chunk)
+        } else {
+            prefix?.append(contentsOf: chunk)
+            if let held = prefix, held.count >= 4 {
+                try held.withUnsafeBytes { try startInput(with: $0) }
+            }
+        }
+    }
+
+    /// Checks the byte-order mark in the first bytes, then feeds them.
+    private func startInput(with first: UnsafeRawBufferPointer) throws {
+        prefix = nil
+        let bytes = Array(first.prefix(4))
+        func starts(with mark: [UInt8]) -> Bool { bytes.starts(with: mark) }
+        if starts(with: [0x00, 0x00, 0xFE, 0xFF]) || starts(with: [0xFF, 0xFE, 0x00, 0x00])
+            || starts(with: [0xFE, 0xFF]) || starts(with: [0xFF, 0xFE])
+        {
+            throw FerryIOError(
+                .unsupportedEncoding, "the input is UTF-16 or UTF-32 (byte-order mark); expected UTF-8",
+                file: path, line: 1, column: 1, byteOffset: 0)
+        }
+        var skipped = 0
+        if starts(with: [0xEF, 0xBB, 0xBF]) {
+            skipped = 3
+            offset = 3
+            lineStart = 3
+            state.pointee.openByteOffset = 3
+        }
+        try feed(UnsafeRawBufferPointer(rebasing: first[skipped...]))
+    }
+
+    /// Feeds a chunk to libcsv one line at a time, so every record start and error has an exact line.
+    private func feed(_ chunk: UnsafeRawBufferPointer) throws {
+        guard let base = chunk.baseAddress else { return }
+        let count = chunk.count
+        let hasCR = memchr(base, 0x0D, count) != nil
+        var position = 0
+        while position < count {
+            var end = count
+            if let lineFeed = memchr(base + position, 0x0A, count - position) {
+                end = base.distance(to: UnsafeRawPointer(lineFeed)) + 1
+            }
+            if hasCR, let carriageReturn = memchr(base + position, 0x0D, end - position) {
+                let index = base.distance(to: UnsafeRawPointer(carriageReturn))
+                let followedByLineFeed = index + 1 < count && base.load(fromByteOffset: index + 1, as: UInt8.self) == 0x0A
+                if !followedByLineFeed { end = index + 1 }
+            }
+            try feedSegment(UnsafeRawBufferPointer(start: base + position, count: end - position))
+            position = end
+        }
+    }
+
+    /// Feeds bytes that end at most one line (at their last byte).
+    private func feedSegment(_ segment: UnsafeRawBufferPointer) throws {
+        guard let base = segment.baseAddress, segment.count > 0 else { return }
+        if parser.pointee.pstate == 0 && state.pointee.openFieldCount == 0 {
+            state.pointee.openLine = line
+            state.pointee.openByteOffset = offset
+        }
+        if let (index, problem) = validator.validate(segment) {
+            throw FerryIOError(
+                problem == .nulByte ? .nulByte : .invalidUTF8,
+                problem == .nulByte ? "NUL byte in the input; expected text" : "invalid UTF-8 byte sequence",
+                file: path, line: line, column: offset + index - lineStart + 1, byteOffset: offset + index)
+        }
+        var fed = 0
+        while fed < segment.count {
+            let consumed = csv_parse(
+                parser, base + fed, segment.count - fed, csvFieldCallback, csvRowCallback, state)
+            fed += consumed
+            if fed < segment.count {
+                try recoverFromParseError(at: base + fed, index: fed)
+                fed += 1
+            }
+        }
+        try checkFieldSize()
+        let last = base.load(fromByteOffset: segment.count - 1, as: UInt8.self)
+        offset += segment.count
+        if last == 0x0A {
+            let completesCRLF = segment.count == 1 && lastFedByteWasCR
+            if !completesCRLF { line += 1 }
+            lineStart = offset
+        } else if last == 0x0D {
+            line += 1
+            lineStart = offset
+        }
+        lastFedByteWasCR = last == 0x0D
+    }
+
+    /// Throws the positioned error for a byte libcsv refused, or (lenient mode) repairs it and counts that.
+    private func recoverFromParseError(at byte: UnsafeRawPointer, index: Int) throws {
+        let status = csv_error(parser)
+        let absolute = offset + index
+        guard status == CSV_EPARSE else {
+            throw FerryIOError(
+                .io, "libcsv failed: \(String(cString: csv_strerror(status)))", file: path, line: line,
+                byteOffset: absolute)
+        }
+        if dialect.isStrict {
+            let found = byte.load(as: UInt8.self)
+            let message =
+                found == dialect.quote
+                ? "quote inside an unquoted field; expected the field to be quoted and its quotes doubled"
+                : "unexpected character after a closing quote; expected a delimiter or the end of the line"
+            throw FerryIOError(
+                .malformedQuote, message, file: path, line: line, column: absolute - lineStart + 1,
+                byteOffset: absolute, record: recordsRead + state.pointee.finished.count - deliverIndex + 1)
+        }
+        // Lenient: let libcsv take this one byte without CSV_STRICT, as its non-strict mode would.
+        repairs += 1
+        parser.pointee.status = 0
+        csv_set_opts(parser, options & ~UInt8(CSV_STRICT))
+        _ = csv_parse(parser, byte, 1, csvFieldCallback, csvRowCallback, state)
+        csv_set_opts(parser, options)
+    }
+
+    /// Fails when the field in progress, or one just finished, is larger than the dialect allows.
+    private func checkFieldSize() throws {
+        let inProgress = parser.pointee.entry_pos
+        guard inProgress > dialect.maxFieldBytes || state.pointee.largestField > dialect.maxFieldBytes else { return }
+        throw FerryIOError(
+            .fieldTooLarge,
+            "a field is larger than the limit of \(dialect.maxFieldBytes) bytes (an unclosed quote?)",
+            file: path, line: state.pointee.openLine, column: 1, byteOffset: state.pointee.openByteOffset)
+    }
+
+    /// Ends the input: libcsv submits a last record without a line end, or reports an unclosed quote.
+    private func finishInput() throws {
+        inputEnded = true
+        let wasInQuotedField = parser.pointee.quoted != 0 && parser.pointee.pstate == 2
+        if csv_fini(parser, csvFieldCallback, csvRowCallback, state) != 0 {
+            throw FerryIOError(
+                .unterminatedQuote,
+                "unterminated quoted field; expected a closing quote before the end of the input",
+                file: path, line: state.pointee.openLine, column: 1, byteOffset: state.pointee.openByteOffset,
+                record: recordsRead + state.pointee.finished.count - deliverIndex + 1)
+        }
+        if wasInQuotedField { repairs += 1 }
+        try checkFieldSize()
+    }
+}

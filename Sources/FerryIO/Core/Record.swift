@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// One record read from a file: a borrowed view of its fields.
+///
+/// A record points into its reader's reused storage, so it is valid only until the reader's next call to
+/// `next()`. Copy what you need to keep (``Field/string``, ``Record/strings``) before reading on. Debug
+/// builds trap on a stale record.
+///
+/// ```swift
+/// while let record = try reader.next() {
+///     let sku = record[0].string          // allocates: for when a String is wanted
+///     record[3].withUnsafeBytes { bytes in /* no allocation */ }
+/// }
+/// ```
+public struct Record {
+    package let buffer: RecordBuffer
+    package let firstSlot: Int
+    package let generation: Int
+    /// The number of fields.
+    public let count: Int
+    /// Where the record starts in its input.
+    public let position: RecordPosition
+
+    package init(buffer: RecordBuffer, firstSlot: Int, count: Int, position: RecordPosition) {
+        self.buffer = buffer
+        self.firstSlot = firstSlot
+        self.count = count
+        self.position = position
+        self.generation = buffer.generation
+    }
+
+    /// The field at `index`, from 0.
+    @inline(__always)
+    public subscript(index: Int) -> Field {
+        precondition(index >= 0 && index < count, "field index \(index) out of range 0..<\(count)")
+        assert(buffer.generation == generation, "a Record was used after its reader moved on")
+        return Field(buffer: buffer, slot: firstSlot + index)
+    }
+
+    /// The first field whose name is `name` (JSON records), or `nil`.
+    public func field(named name: String) -> Field? {
+        var name = name
+        return name.withUTF8 { wanted in
+            for index in 0..<count where self[index].nameEquals(wanted) { return self[index] }
+            return nil
+        }
+    }
+
+    /// Every field's value as a `String`, `nil` for null. Allocates; meant for tests and small tools.
+    public var strings: [String?] { (0..<count).map { self[$0].isNull ? nil : self[$0].string } }
+
+    /// Every field's name (JSON records), `nil` where a field has none.
+    public var names: [String?] { (0..<count).map { self[$0].name } }
+}
+
+/// One field of a ``Record``: its bytes, kind and, for JSON, its name. Valid as long as its record.
+public struct Field {
+    let buffer: RecordBuffer
+    let slot: Int
+
+    init(buffer: RecordBuffer, slot: Int) {
+        self.buffer = buffer
+        self.slot = slot
+    }
+
+    /// What the bytes hold.
+    public var kind: FieldKind { buffer.slots[slot].kind }
+    /// Whether the field has no value.
+    public var isNull: Bool { buffer.slots[slot].kind == .null }
+    /// Whether the CSV field was written in quotes. (Only empty fields report this reliably; see `CSVDialect`.)
+    public var isQuoted: Bool { buffer.slots[slot].isQuoted }
+    /// The number of bytes in the value.
+    public var byteCount: Int { buffer.slots[slot].count }
+
+    /// Calls `body` with the value's UTF-8 bytes, without copying them.
+    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        let entry = buffer.slots[slot]
+        return try body(UnsafeRawBufferPointer(start: buffer.bytes + entry.start, count: entry.count))
+    }
+
+    /// Calls `body` with the name's UTF-8 bytes (empty when the field has no name).
+    public func withUnsafeNameBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        let entry = buffer.slots[slot]
+        return try body(UnsafeRawBufferPointer(start: buffer.bytes + entry.nameStart, count: entry.nameCount))
+    }
+
+    /// The value as a `String` (empty for null). Allocates.
+    public var string: String {
+        withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The field's name (JSON records), or `nil`.
+    public var name: String? {
+        guard buffer.fieldsHaveNames else { return nil }
+        return withUnsafeNameBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Whether the value's bytes equal `text`'s UTF-8, without allocating.
+    public func equals(_ text: StaticString) -> Bool {
+        withUnsafeBytes { bytes in
+            bytes.count == text.utf8CodeUnitCount
+                && (bytes.count == 0 || memoryEquals(bytes.baseAddress, text.utf8Start, bytes.count))
+        }
+    }
+
+    package func nameEquals(_ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        withUnsafeNameBytes { name in
+            name.count == wanted.count
+                && (name.count == 0 || memoryEquals(name.baseAddress, wanted.baseAddress, name.count))
+        }
+    }
+}
+
+@inline(__always)
+private func memoryEquals(_ lhs: UnsafeRawPointer?, _ rhs: UnsafeRawPointer?, _ count: Int) -> Bool {
+    guard let lhs, let rhs else { return count == 0 }
+    return memcmp(lhs, rhs, count) == 0
+}

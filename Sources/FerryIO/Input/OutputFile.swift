@@ -1,0 +1,160 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// A buffered output that appears at its path only when complete.
+///
+/// Bytes go to a temporary file beside the destination; ``commit()`` flushes, syncs and renames it into
+/// place, so a reader never sees half a file. An output dropped without ``commit()`` removes its temporary
+/// file. The path `-` writes straight to standard output.
+public final class OutputFile {
+    /// The destination path as given; `-` means standard output.
+    public let path: String
+    private let temporaryPath: String?
+    private var descriptor: Int32
+    private let buffer: UnsafeMutableRawPointer
+    private let capacity: Int
+    private var buffered = 0
+    private var finished = false
+    /// Bytes written so far, including those still buffered.
+    public private(set) var bytesWritten = 0
+
+    /// Opens an output for `path`; `-` writes to standard output.
+    ///
+    /// - Parameter bufferSize: bytes gathered before each `write(2)`.
+    /// - Throws: ``FerryIOError`` when the temporary file cannot be created.
+    public init(path: String, bufferSize: Int = 256 * 1024) throws {
+        self.path = path
+        capacity = max(bufferSize, 64)
+        if path == "-" {
+            temporaryPath = nil
+            descriptor = STDOUT_FILENO
+        } else {
+            let slash = path.lastIndex(of: "/")
+            let directory = slash.map { String(path[...$0]) } ?? ""
+            let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+            let temporary = "\(directory).\(name).ferry-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let opened = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard opened >= 0 else {
+                let code = errno
+                throw FerryIOError(
+                    code == ENOENT ? .fileNotFound : code == EACCES ? .permissionDenied : .io,
+                    "cannot create output: \(String(cString: strerror(code)))", file: path, errno: code)
+            }
+            temporaryPath = temporary
+            descriptor = opened
+        }
+        buffer = .allocate(byteCount: capacity, alignment: 8)
+    }
+
+    deinit {
+        if !finished, let temporaryPath {
+            close(descriptor)
+            unlink(temporaryPath)
+        }
+        buffer.deallocate()
+    }
+
+    /// Appends bytes.
+    ///
+    /// - Throws: ``FerryIOError`` with ``FerryIOError/Code/io`` when the underlying write fails.
+    @inline(__always)
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        bytesWritten += bytes.count
+        if buffered + bytes.count <= capacity {
+            (buffer + buffered).copyMemory(from: source, byteCount: bytes.count)
+            buffered += bytes.count
+            return
+        }
+        try flush()
+        if bytes.count >= capacity {
+            try writeAll(source, bytes.count)
+        } else {
+            buffer.copyMemory(from: source, byteCount: bytes.count)
+            buffered = bytes.count
+        }
+    }
+
+    /// Appends one byte.
+    @inline(__always)
+    public func write(byte: UInt8) throws {
+        if buffered == capacity { try flush() }
+        buffer.storeBytes(of: byte, toByteOffset: buffered, as: UInt8.self)
+        buffered += 1
+        bytesWritten += 1
+    }
+
+    /// Appends a string's UTF-8.
+    public func write(_ text: String) throws {
+        var text = text
+        try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Gives direct access to free buffer space of at least `count` bytes; `body` returns how many it used.
+    ///
+    /// For writers that format values in place (escaping, numbers) without an intermediate copy.
+    @inline(__always)
+    public func withUnsafeSpace(
+        atLeast count: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> Int
+    ) throws {
+        precondition(count <= capacity, "requested more space than the output buffer holds")
+        if capacity - buffered < count { try flush() }
+        let used = try body(UnsafeMutableRawBufferPointer(start: buffer + buffered, count: capacity - buffered))
+        buffered += used
+        bytesWritten += used
+    }
+
+    /// Writes out buffered bytes.
+    public func flush() throws {
+        guard buffered > 0 else { return }
+        try writeAll(buffer, buffered)
+        buffered = 0
+    }
+
+    /// Flushes, syncs and renames the temporary file into place (or just flushes standard output).
+    ///
+    /// - Throws: ``FerryIOError`` with ``FerryIOError/Code/io`` when any step fails; the destination is
+    ///   then untouched.
+    public func commit() throws {
+        precondition(!finished, "OutputFile committed twice")
+        try flush()
+        finished = true
+        guard let temporaryPath else { return }
+        defer { close(descriptor) }
+        if fsync(descriptor) != 0 { throw failure("sync failed") }
+        if rename(temporaryPath, path) != 0 {
+            let error = failure("rename into place failed")
+            unlink(temporaryPath)
+            throw error
+        }
+    }
+
+    private func writeAll(_ source: UnsafeRawPointer, _ count: Int) throws {
+        var offset = 0
+        while offset < count {
+            let written = systemWrite(descriptor, source + offset, count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw failure("write failed")
+            }
+            offset += written
+        }
+    }
+
+    private func failure(_ what: String) -> FerryIOError {
+        let code = errno
+        return FerryIOError(.io, "\(what): \(String(cString: strerror(code)))", file: path, errno: code)
+    }
+}
+
+@inline(__always)
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.write(descriptor, buffer, count)
+    #else
+    return Darwin.write(descriptor, buffer, count)
+    #endif
+}

@@ -12,6 +12,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "FerryIO", targets: ["FerryIO"]),
+        .library(name: "FerrySQLite", targets: ["FerrySQLite"]),
+        .library(name: "FerryStore", targets: ["FerryStore"]),
         .executable(name: "ferry", targets: ["ferry"]),
     ],
     dependencies: [
@@ -24,8 +26,20 @@ let package = Package(
         .systemLibrary(name: "CLibCSV", providers: [.apt(["libcsv-dev"])]),
 
         .target(
+            name: "FerrySQLite",
+            dependencies: ["CSQLite3", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "FerryStore",
+            dependencies: ["FerrySQLite", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        // C helpers that libcsv calls per byte, compiled with optimisation (see the header).
+        .target(name: "CFerryCSVSupport"),
+        .target(
             name: "FerryIO",
-            dependencies: ["CLibCSV"],
+            dependencies: ["CLibCSV", "CFerryCSVSupport"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -46,6 +60,11 @@ let package = Package(
         .testTarget(
             name: "FerryIOTests",
             dependencies: ["FerryIO", "FerryTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FerrySQLiteTests",
+            dependencies: ["FerrySQLite", "FerryTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -6,6 +6,17 @@ struct Ferry: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ferry",
         abstract: "Move data in bulk between CSV/JSON files and a Core Data-style store on SQLite.",
-        subcommands: []
+        discussion: """
+            Data goes to standard output, logs and errors to standard error.
+
+            Exit codes, for cron wrappers:
+              0   success
+              64  usage error (bad arguments)
+              65  bad input data (malformed CSV/JSON; the message says file, line and column)
+              66  input missing or unreadable
+              74  I/O error (disk full, write or rename failed)
+            """,
+        version: "0.1.0",
+        subcommands: [ConvertCommand.self, CountCommand.self]
     )
 }

@@ -18,10 +18,11 @@ struct CSVParseState {
         var byteOffset: Int
     }
 
-    let records: Unmanaged<RecordBuffer>
+    let records: UnsafeMutablePointer<RecordBuffer.Storage>
     let emptyIsNull: Bool
     let otherNullTokens: [[UInt8]]
     let skipsEmptyLines: Bool
+    let maxFieldBytes: Int
 
     var finished: [FinishedRecord] = []
     /// Slot and byte where the record in progress starts in ``records``.
@@ -31,29 +32,31 @@ struct CSVParseState {
     /// Where the record in progress (or the next one) starts in the input.
     var openLine = 1
     var openByteOffset = 0
-    /// The terminator of the last row libcsv reported, to recognise the LF of a CRLF.
-    var lastTerminator: Int32 = -1
-    /// The largest field seen, checked against the dialect's limit after each call into libcsv.
-    var largestField = 0
+    /// Whether the line being fed ends with an LF right after a CR (a CRLF), set by the reader per line.
+    /// An LF that libcsv reports without fields is then the second half of that line end, not a blank line.
+    var lineEndIsCRLF = false
+    /// The index in ``finished`` of the first record holding a field over the dialect's limit, checked by the
+    /// reader after each call into libcsv (a callback cannot throw).
+    var oversizedRecord: Int?
 
     init(records: RecordBuffer, dialect: CSVDialect) {
-        self.records = Unmanaged.passUnretained(records)
+        self.records = records.storage
         emptyIsNull = dialect.nullTokens.contains("")
         otherNullTokens = dialect.nullTokens.filter { !$0.isEmpty }.map { Array($0.utf8) }
         skipsEmptyLines = dialect.skipsEmptyLines
+        maxFieldBytes = dialect.maxFieldBytes
         finished.reserveCapacity(1024)
     }
 
     @inline(__always)
     mutating func addField(_ pointer: UnsafeRawPointer?, _ length: Int) {
-        let buffer = records.takeUnretainedValue()
         guard let pointer else {
             // CSV_EMPTY_IS_NULL: libcsv passes NULL for an unquoted empty field only.
-            buffer.appendSlot(start: buffer.byteCount, count: 0, kind: emptyIsNull ? .null : .string)
+            records.pointee.appendSlot(start: records.pointee.byteCount, count: 0, kind: emptyIsNull ? .null : .string)
             openFieldCount += 1
             return
         }
-        if length > largestField { largestField = length }
+        if length > maxFieldBytes && oversizedRecord == nil { oversizedRecord = finished.count }
         var kind = FieldKind.string
         if !otherNullTokens.isEmpty {
             for token in otherNullTokens where token.count == length {
@@ -66,28 +69,26 @@ struct CSVParseState {
                 }
             }
         }
-        buffer.appendField(pointer, count: length, kind: kind, isQuoted: length == 0)
+        let start = records.pointee.appendBytes(pointer, count: length)
+        records.pointee.appendSlot(start: start, count: length, kind: kind, isQuoted: length == 0)
         openFieldCount += 1
     }
 
     @inline(__always)
     mutating func endRow(_ terminator: Int32) {
-        let previous = lastTerminator
-        lastTerminator = terminator
         if openFieldCount == 0 {
             // CSV_REPALL_NL reports every line end; one without fields is the LF of a CRLF or a blank line.
-            // Nothing can stand between the two (it would be a field), so an LF right after a CR ends no line.
-            let isLineFeedOfCRLF = terminator == 0x0A && previous == 0x0D
+            // The reader says whether the LF follows its CR directly: spaces skipped by trimming may stand
+            // between a CR and an LF, and then the LF ends a blank line of its own.
+            let isLineFeedOfCRLF = terminator == 0x0A && lineEndIsCRLF
             if isLineFeedOfCRLF || skipsEmptyLines { return }
-            let buffer = records.takeUnretainedValue()
-            buffer.appendSlot(start: buffer.byteCount, count: 0, kind: emptyIsNull ? .null : .string)
+            records.pointee.appendSlot(start: records.pointee.byteCount, count: 0, kind: emptyIsNull ? .null : .string)
             openFieldCount = 1
         }
         finished.append(
             FinishedRecord(firstSlot: openFirstSlot, count: openFieldCount, line: openLine, byteOffset: openByteOffset))
-        let buffer = records.takeUnretainedValue()
-        openFirstSlot = buffer.slotCount
-        openByteStart = buffer.byteCount
+        openFirstSlot = records.pointee.slotCount
+        openByteStart = records.pointee.byteCount
         openFieldCount = 0
     }
 }
@@ -103,6 +104,3 @@ func csvRowCallback(_ terminator: Int32, _ data: UnsafeMutableRawPointer?) {
     guard let data else { return }
     data.assumingMemoryBound(to: CSVParseState.self).pointee.endRow(terminator)
 }
-
-/// libcsv's space test when trimming is off: nothing is a space.
-func csvNoSpace(_ character: UInt8) -> Int32 { 0 }

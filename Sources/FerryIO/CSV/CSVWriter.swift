@@ -1,0 +1,117 @@
+/// Writes records as CSV (or TSV) with RFC 4180 quoting, to a file that appears only when finished.
+///
+/// A null is written as an empty unquoted field and an empty string as `""`, so reading the file back with
+/// the default dialect (`nullTokens = [""]`) gives the same values. (A one-column record holding null is a
+/// blank line; read such files with `skipsEmptyLines = false`.)
+///
+/// ```swift
+/// let writer = try CSVWriter(path: "out.csv")
+/// try writer.begin(columns: ["sku", "name"])
+/// try writer.writeField("SKU-1")
+/// try writer.writeField("Café, crème")     // written as "Café, crème"
+/// try writer.endRecord()
+/// try writer.finish()
+/// ```
+public final class CSVWriter: RecordWriter {
+    /// When fields are quoted.
+    public enum Quoting: Sendable {
+        /// Only fields holding the delimiter, the quote, CR or LF (and empty strings, to tell them from null).
+        case minimal
+        /// Every non-null field.
+        case always
+    }
+
+    /// What ends each record.
+    public enum LineEnding: Sendable {
+        case lf
+        case crlf
+    }
+
+    private let output: OutputFile
+    private let delimiter: UInt8
+    private let quote: UInt8
+    private let quoting: Quoting
+    private let lineEnding: LineEnding
+    private let writesHeader: Bool
+    private var columnCount = 0
+    private var fieldIndex = 0
+    /// Records written so far.
+    public private(set) var recordsWritten = 0
+
+    /// Creates a writer for `path` (`-` for standard output).
+    ///
+    /// - Parameters:
+    ///   - dialect: supplies the delimiter, the quote and whether a header line is written.
+    /// - Throws: ``FerryIOError`` when the output cannot be created.
+    public convenience init(
+        path: String, dialect: CSVDialect = .csv, quoting: Quoting = .minimal, lineEnding: LineEnding = .lf
+    ) throws {
+        try self.init(output: OutputFile(path: path), dialect: dialect, quoting: quoting, lineEnding: lineEnding)
+    }
+
+    /// Creates a writer on an opened output.
+    public init(output: OutputFile, dialect: CSVDialect = .csv, quoting: Quoting = .minimal, lineEnding: LineEnding = .lf)
+    {
+        self.output = output
+        delimiter = dialect.delimiter
+        quote = dialect.quote
+        writesHeader = dialect.hasHeader
+        self.quoting = quoting
+        self.lineEnding = lineEnding
+    }
+
+    public func begin(columns: [String]) throws {
+        columnCount = columns.count
+        guard writesHeader else { return }
+        for column in columns { try writeField(column) }
+        try endLine()
+    }
+
+    public func writeField(_ bytes: UnsafeRawBufferPointer, kind: FieldKind) throws {
+        if fieldIndex > 0 { try output.write(byte: delimiter) }
+        fieldIndex += 1
+        if kind == .null { return }
+        if quoting == .always || bytes.isEmpty || needsQuotes(bytes) {
+            try writeQuoted(bytes)
+        } else {
+            try output.write(bytes)
+        }
+    }
+
+    public func endRecord() throws {
+        while fieldIndex < columnCount { try writeNull() }
+        recordsWritten += 1
+        try endLine()
+    }
+
+    public func finish() throws {
+        try output.commit()
+    }
+
+    private func endLine() throws {
+        if lineEnding == .crlf { try output.write(byte: 0x0D) }
+        try output.write(byte: 0x0A)
+        fieldIndex = 0
+    }
+
+    @inline(__always)
+    private func needsQuotes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for byte in bytes where byte == delimiter || byte == quote || byte == 0x0A || byte == 0x0D {
+            return true
+        }
+        return false
+    }
+
+    private func writeQuoted(_ bytes: UnsafeRawBufferPointer) throws {
+        try output.write(byte: quote)
+        var runStart = 0
+        for index in 0..<bytes.count where bytes[index] == quote {
+            // Write up to and including this quote, then double it.
+            try output.write(UnsafeRawBufferPointer(rebasing: bytes[runStart...index]))
+            try output.write(byte: quote)
+            runStart = index + 1
+        }
+        try output.write(UnsafeRawBufferPointer(rebasing: bytes[runStart...]))
+        try output.write(byte: quote)
+    }
+}

@@ -1,0 +1,65 @@
+/// The file formats Ferry reads and writes.
+public enum RecordFormat: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// Comma-separated values (RFC 4180).
+    case csv
+    /// Tab-separated values.
+    case tsv
+    /// One JSON object per line.
+    case ndjson
+    /// A JSON array of objects (reading also takes an object whose members are records).
+    case json
+
+    public var description: String { rawValue }
+
+    /// The format a path's extension names: `.csv`, `.tsv`/`.tab`, `.ndjson`/`.jsonl`, `.json`; else `nil`.
+    public init?(inferringFrom path: String) {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        switch path[path.index(after: dot)...].lowercased() {
+        case "csv": self = .csv
+        case "tsv", "tab": self = .tsv
+        case "ndjson", "jsonl": self = .ndjson
+        case "json": self = .json
+        default: return nil
+        }
+    }
+
+    /// The CSV dialect this format reads and writes by default (`nil` for JSON formats).
+    public var defaultDialect: CSVDialect? {
+        switch self {
+        case .csv: .csv
+        case .tsv: .tsv
+        case .ndjson, .json: nil
+        }
+    }
+
+    /// Opens a streaming reader for `path` (`-` for standard input).
+    ///
+    /// - Parameters:
+    ///   - dialect: the CSV dialect; `nil` uses ``defaultDialect``. Ignored for JSON formats.
+    ///   - jsonOptions: options for JSON formats.
+    /// - Throws: ``FerryIOError`` when the file cannot be opened or its start is malformed.
+    public func openReader(
+        path: String, dialect: CSVDialect? = nil, jsonOptions: JSONReaderOptions = JSONReaderOptions()
+    ) throws -> any RecordReader {
+        switch self {
+        case .csv, .tsv:
+            return try CSVReader(path: path, dialect: dialect ?? defaultDialect ?? .csv)
+        case .ndjson:
+            return try JSONReader(path: path, layout: .ndjson, options: jsonOptions)
+        case .json:
+            return try JSONReader(path: path, layout: .automatic, options: jsonOptions)
+        }
+    }
+
+    /// Opens a streaming writer for `path` (`-` for standard output).
+    ///
+    /// - Parameter dialect: the CSV dialect; `nil` uses ``defaultDialect``. Ignored for JSON formats.
+    /// - Throws: ``FerryIOError`` when the output cannot be created.
+    public func openWriter(path: String, dialect: CSVDialect? = nil) throws -> any RecordWriter {
+        switch self {
+        case .csv, .tsv: return try CSVWriter(path: path, dialect: dialect ?? defaultDialect ?? .csv)
+        case .ndjson: return try NDJSONWriter(path: path)
+        case .json: return try JSONArrayWriter(path: path)
+        }
+    }
+}

@@ -1,0 +1,197 @@
+#if canImport(Glibc)
+    import Glibc
+#else
+    import Darwin
+#endif
+
+/// Reads records from JSON: NDJSON lines, a top-level array of objects, or a top-level object whose members are
+/// records. Streaming, on a hand-written tokenizer over raw bytes.
+///
+/// Each JSON object is one record whose fields carry their names (``Field/name``) and their JSON kind: strings
+/// unescaped (surrogate pairs included), numbers exactly as written, booleans as `true`/`false`, null without
+/// bytes, arrays as compact JSON text, nested objects as compact JSON text or, with
+/// ``JSONReaderOptions/flattensNestedObjects``, as fields named by key path (`address.city`). A key that appears
+/// twice in an object gives two fields, in order; ``Record/field(named:)`` finds the first.
+///
+/// Input goes through one read buffer into a window that holds at most the record in progress and one read, so
+/// memory stays flat however large the file; a record may cross reads at any byte. Fields are borrowed bytes,
+/// valid until the next call to ``next()`` (see ``Record``), and parsing a record of scalars allocates nothing.
+/// Every record knows its number, the line and byte offset of its `{`, and every error says where it is and what
+/// was expected. A UTF-8 byte-order mark is skipped.
+///
+/// ```swift
+/// let reader = try JSONReader(path: "orders.json", layout: .automatic)
+/// while let record = try reader.next() {
+///     print(record.position.line, record.field(named: "order_id")?.string ?? "-")
+/// }
+/// ```
+public final class JSONReader: RecordReader {
+    /// The path the reader reads, `-` for standard input.
+    public let path: String
+    /// The layout the reader was opened with.
+    public let layout: Layout
+    /// The layout in use: ``layout``, or for `.automatic` the one the document's first byte chose (still
+    /// `.automatic` before the first call to ``next()``).
+    public internal(set) var resolvedLayout: Layout
+    /// The options the reader was opened with.
+    public let options: JSONReaderOptions
+    /// Always `nil`: JSON records name their own fields.
+    public var columnNames: [String]? { nil }
+    /// Bytes read from the input so far, for progress reporting.
+    public private(set) var bytesRead = 0
+    /// Records handed out so far.
+    public internal(set) var recordsRead = 0
+
+    private let input: InputFile
+    let records = RecordBuffer()
+    private let readBufferSize: Int
+
+    // The window: input bytes from `windowOffset`; `consumed` is the last commit, `filled` the end.
+    private var window: UnsafeMutablePointer<UInt8>
+    /// The window's size: it holds the record in progress and one read, never the whole input.
+    private(set) var windowCapacity: Int
+    private var windowOffset = 0
+    private var consumed = 0
+    private var filled = 0
+    private var inputEnded = false
+    // Position of the commit.
+    private var line = 1
+    private var lineStart = 0
+
+    /// Where the reader is in the layout's grammar; see `JSONReader+Layout.swift`.
+    var state = State.start
+    /// Whether the scan in progress is inside a record, so that its errors carry the record's number.
+    var isInsideRecord = false
+    /// The line where the last NDJSON record ended, so that another one cannot follow on it.
+    var lastRecordLine = 0
+    /// The error that stopped the reader, thrown again by every later call.
+    private var failure: FerryIOError?
+
+    /// Scratch for the tokenizer, one entry per depth.
+    private let nesting: JSONNesting
+    /// The key field's name for `.objectMembers` (and `.automatic`), UTF-8.
+    let keyFieldName: UnsafeMutablePointer<UInt8>
+    let keyFieldCount: Int
+
+    /// Opens `path` (`-` for standard input).
+    ///
+    /// - Parameters:
+    ///   - layout: how records sit in the file; `.automatic` looks at the first byte.
+    ///   - readBufferSize: bytes read from the input at a time.
+    /// - Throws: ``FerryIOError`` when the file cannot be opened.
+    public convenience init(
+        path: String, layout: Layout = .automatic, options: JSONReaderOptions = JSONReaderOptions(),
+        readBufferSize: Int = 256 * 1024
+    ) throws {
+        try self.init(input: InputFile(path: path), layout: layout, options: options, readBufferSize: readBufferSize)
+    }
+
+    /// Reads from an opened input. Nothing is read until the first call to ``next()``.
+    ///
+    /// - Throws: nothing today; `throws` keeps the initializer in step with ``CSVReader``'s.
+    public init(
+        input: InputFile, layout: Layout = .automatic, options: JSONReaderOptions = JSONReaderOptions(),
+        readBufferSize: Int = 256 * 1024
+    ) throws {
+        precondition(readBufferSize > 0, "readBufferSize must be positive")
+        self.input = input
+        self.path = input.path
+        self.layout = layout
+        self.options = options
+        self.readBufferSize = readBufferSize
+        resolvedLayout = layout
+        windowCapacity = max(2 * readBufferSize, 64 * 1024)
+        window = .allocate(capacity: windowCapacity)
+        nesting = JSONNesting(maxDepth: options.maxDepth)
+        var keyField = "_key"
+        if case .objectMembers(let name) = layout { keyField = name }
+        keyFieldCount = keyField.utf8.count
+        keyFieldName = .allocate(capacity: max(keyFieldCount, 1))
+        _ = UnsafeMutableBufferPointer(start: keyFieldName, count: keyFieldCount).initialize(from: keyField.utf8)
+        records.fieldsHaveNames = true
+    }
+
+    deinit {
+        window.deallocate()
+        keyFieldName.deallocate()
+    }
+
+    /// Reads the next record, or returns `nil` at the end of the input.
+    ///
+    /// The record is valid until the next call. After an error, every later call throws the same error.
+    /// - Throws: ``FerryIOError`` with the position and what was expected when the input is malformed or not
+    ///   records (``FerryIOError/Code/notAnObject``), or with ``FerryIOError/Code/io`` when reading fails.
+    public func next() throws -> Record? {
+        if let failure { throw failure }
+        records.removeAll()
+        while true {
+            var scanner = makeScanner()
+            do throws(JSONScanStop) {
+                return try advance(&scanner)
+            } catch .needMore {
+                records.truncate(slotCount: 0, byteCount: 0)
+                try refill()
+            } catch .malformed(let error) {
+                let failure = error.ferryError(file: path, record: isInsideRecord ? recordsRead + 1 : nil)
+                self.failure = failure
+                throw failure
+            }
+        }
+    }
+
+    /// A scanner over the window from the last commit.
+    private func makeScanner() -> JSONScanner {
+        JSONScanner(
+            base: UnsafePointer(window), baseOffset: windowOffset, cursor: UnsafePointer(window + consumed),
+            end: UnsafePointer(window + filled), isFinal: inputEnded, line: line, lineStart: lineStart,
+            nesting: nesting)
+    }
+
+    /// Makes the scanner's position the point the next scan starts from.
+    @inline(__always)
+    func commit(_ scanner: JSONScanner) {
+        consumed = scanner.cursor - scanner.base
+        line = scanner.line
+        lineStart = scanner.lineStart
+    }
+
+    /// Reads more input after the committed bytes, first moving them to the front of the window.
+    ///
+    /// One read at a time keeps every split point reachable; once the part in progress is past 4 KiB, reads go on
+    /// until it has doubled, so that scanning a large record again after each refill stays linear overall. The
+    /// part in progress is one record at most, which ``JSONReaderOptions/maxValueBytes`` bounds.
+    private func refill() throws {
+        precondition(!inputEnded, "the tokenizer asked for more input after its end")
+        if consumed > 0 {
+            let kept = filled - consumed
+            if kept > 0 { memmove(window, window + consumed, kept) }
+            windowOffset += consumed
+            filled = kept
+            consumed = 0
+        }
+        let wanted = filled > 4096 ? max(readBufferSize, filled) : readBufferSize
+        var added = 0
+        while added < wanted {
+            if filled + readBufferSize > windowCapacity { growWindow(to: filled + readBufferSize) }
+            let count = try input.read(
+                into: UnsafeMutableRawBufferPointer(start: window + filled, count: readBufferSize))
+            if count == 0 {
+                inputEnded = true
+                return
+            }
+            filled += count
+            added += count
+            bytesRead += count
+        }
+    }
+
+    private func growWindow(to needed: Int) {
+        var capacity = windowCapacity
+        while capacity < needed { capacity *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        grown.initialize(from: window, count: filled)
+        window.deallocate()
+        window = grown
+        windowCapacity = capacity
+    }
+}

@@ -1,0 +1,49 @@
+public import Foundation
+
+/// Runs an executable built by the package (such as `ferry`) the way a user would, for end-to-end tests.
+public struct BuiltCommand {
+    /// What one run produced.
+    public struct Result {
+        public var status: Int32
+        public var standardOutput: String
+        public var standardError: String
+    }
+
+    /// The executable's location.
+    public let url: URL
+
+    /// The product named `name`, found beside the running test binary (both live in the build folder).
+    public init(product name: String) {
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        url = testBinary.deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    /// Runs the command with `arguments`, feeding `input` on standard input, and waits for it.
+    public func run(_ arguments: [String], input: Data? = nil, in folder: URL? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
+        let output = Pipe()
+        let errors = Pipe()
+        let standardInput = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = standardInput
+        try process.run()
+        // Read both pipes while the process runs so that neither can fill up and block it. Each buffer is
+        // written by one reader and read only after group.wait(), which orders the accesses.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outputData = Data()
+        nonisolated(unsafe) var errorData = Data()
+        DispatchQueue.global().async(group: group) { outputData = output.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errorData = errors.fileHandleForReading.readDataToEndOfFile() }
+        if let input { standardInput.fileHandleForWriting.write(input) }
+        try standardInput.fileHandleForWriting.close()
+        process.waitUntilExit()
+        group.wait()
+        return Result(
+            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self))
+    }
+}

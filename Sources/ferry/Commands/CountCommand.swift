@@ -1,0 +1,46 @@
+import ArgumentParser
+import FerryIO
+
+/// `ferry count FILE`: the number of records (not lines) in a file.
+struct CountCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "count",
+        abstract: "Print the number of records in a CSV, TSV, NDJSON or JSON file.",
+        discussion: """
+            Records, not lines: a quoted CSV field may span lines, and a CSV header is not counted. The whole file \
+            is parsed, so a malformed file exits with 65 and a message naming the line and column.
+
+            Examples:
+              ferry count SampleData/products.csv
+              gunzip -c big.csv.gz | ferry count - --format csv
+            """
+    )
+
+    @Argument(help: "The file to count, or - for standard input.")
+    var file: String
+
+    @Option(help: "The input format (default: from the file's extension).")
+    var format: RecordFormat?
+
+    @OptionGroup var read: ReadOptions
+
+    func validate() throws {
+        _ = try resolveFormat(format, path: file, option: "--format")
+    }
+
+    func run() throws {
+        let format = try resolveFormat(format, path: file, option: "--format")
+        let count = try reportingFailures { () throws -> Int in
+            let reader = try read.openReader(path: file, format: format)
+            let progress = ProgressLine(totalBytes: nil)
+            var count = 0
+            while try reader.next() != nil {
+                count += 1
+                if count & 0xFFFF == 0 { progress.update(records: count, bytesRead: reader.bytesRead) }
+            }
+            progress.clear()
+            return count
+        }
+        print(count)
+    }
+}

@@ -1,0 +1,68 @@
+// In-process throughput of FerryIO's readers and writers, without process start-up or argument parsing.
+//
+//   ferry-bench read FILE [--repeat N]        read every record (format from the extension), touch every field
+//   ferry-bench convert INPUT OUTPUT          read and write (format from the extensions)
+//
+// Prints one line per run: records, seconds, MB/s of input.
+import FerryIO
+import Foundation
+
+func usage() -> Never {
+    FileHandle.standardError.write(Data("usage: ferry-bench read FILE [--repeat N] | convert INPUT OUTPUT\n".utf8))
+    exit(64)
+}
+
+func format(of path: String) -> RecordFormat {
+    guard let format = RecordFormat(inferringFrom: path) else { usage() }
+    return format
+}
+
+/// Reads every record and sums field lengths, so no work can be skipped.
+func readAll(_ path: String) throws -> (records: Int, checksum: Int) {
+    let reader = try format(of: path).openReader(path: path)
+    var records = 0
+    var checksum = 0
+    while let record = try reader.next() {
+        records += 1
+        for index in 0..<record.count { checksum &+= record[index].byteCount }
+    }
+    return (records, checksum)
+}
+
+func report(_ what: String, records: Int, seconds: Double, bytes: Int) {
+    let megabytes = Double(bytes) / 1_000_000
+    print(
+        String(
+            format: "%@: %d records in %.3f s, %.0f MB/s, %.0f records/s", what, records, seconds,
+            megabytes / seconds, Double(records) / seconds))
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first else { usage() }
+do {
+    switch command {
+    case "read":
+        guard arguments.count >= 2 else { usage() }
+        let path = arguments[1]
+        let repeats = arguments.count >= 4 && arguments[2] == "--repeat" ? Int(arguments[3]) ?? 1 : 1
+        let bytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        for _ in 0..<repeats {
+            let started = Date()
+            let (records, _) = try readAll(path)
+            report("read \(path)", records: records, seconds: Date().timeIntervalSince(started), bytes: bytes)
+        }
+    case "convert":
+        guard arguments.count == 3 else { usage() }
+        let bytes = (try FileManager.default.attributesOfItem(atPath: arguments[1])[.size] as? Int) ?? 0
+        let started = Date()
+        let reader = try format(of: arguments[1]).openReader(path: arguments[1])
+        let writer = try format(of: arguments[2]).openWriter(path: arguments[2])
+        let records = try RecordCopier(from: reader, to: writer).copyAll()
+        report("convert", records: records, seconds: Date().timeIntervalSince(started), bytes: bytes)
+    default:
+        usage()
+    }
+} catch {
+    FileHandle.standardError.write(Data("ferry-bench: \(error)\n".utf8))
+    exit(65)
+}

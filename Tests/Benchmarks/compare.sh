@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Ferry side by side with the C reference (../shared/bench/peers/limit-c), in one run, in turns.
+#
+#   bash Tests/Benchmarks/compare.sh            # 1M rows, then the 10M-row memory check
+#   ROWS=200000 BIG=0 bash Tests/Benchmarks/compare.sh
+#
+# Environment: ROWS (default 1000000), RUNS (timed runs per case, default 5), BIG (1: also count a file 10x
+# larger for the memory-scaling check; 0: skip), DATA (data folder, default Tests/Benchmarks/data/ROWS),
+# SHARED (default ../shared beside the package).
+#
+# Each case is timed with ../shared/bench/timeit.py --vs: Ferry (A) and the C reference (B) alternate, and
+# the ratio is taken pair by pair, so machine noise hits both alike. "speed" is B/A: 1.0 means C speed.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+SHARED=${SHARED:-$(cd "$ROOT/.." && pwd)/shared}
+ROWS=${ROWS:-1000000}
+RUNS=${RUNS:-5}
+BIG=${BIG:-1}
+DATA=${DATA:-$HERE/data/$ROWS}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+TIMER="python3 $SHARED/bench/timeit.py"
+
+log() { printf '[compare] %s\n' "$*" >&2; }
+
+if [ ! -f "$DATA/products.csv" ]; then
+  log "generating $ROWS rows into $DATA"
+  mkdir -p "$DATA"
+  python3 "$SHARED/bench/gen_data.py" --rows "$ROWS" --out "$DATA" >&2
+fi
+CSV=$DATA/products.csv
+ND=$DATA/products.ndjson
+
+log "building the C reference (copied: shared/ is read-only) and ferry (release)"
+cp -r "$SHARED/bench/peers/limit-c" "$WORK/limit-c"
+make -s -C "$WORK/limit-c" >&2
+LIMIT=$WORK/limit-c/limit
+swift build -c release --package-path "$ROOT" --product ferry >&2
+FERRY=$ROOT/.build/release/ferry
+
+# The two must agree on the record count before any timing counts.
+for pair in "$CSV parse-csv" "$ND parse-ndjson"; do
+  set -- $pair
+  ours=$("$FERRY" count "$1")
+  theirs=$("$LIMIT" "$2" "$1" 2>&1 | sed -n 's/.*: \([0-9]*\) rows.*/\1/p')
+  [ "$ours" = "$theirs" ] || { log "record counts differ on $1: ferry $ours, C $theirs"; exit 1; }
+done
+
+printf '%-34s %10s %10s %9s %9s %8s %10s\n' task "ferry s" "C s" "ferry MB/s" "C MB/s" speed "ferry MiB"
+row() {  # row TASK FILE FERRY-COMMAND C-COMMAND
+  local task=$1 file=$2 ours=$3 theirs=$4 out
+  out=$($TIMER -n "$RUNS" --warmup 1 --vs "$theirs" -- $ours)
+  local a b ratio peak bytes
+  a=$(awk '/^A wall s/ {print $5}' <<<"$out")
+  b=$(awk '/^B wall s/ {print $5}' <<<"$out")
+  ratio=$(awk '/^A\/B wall/ {print $4}' <<<"$out")
+  peak=$(awk '/^A peak MiB/ {print $5}' <<<"$out")
+  bytes=$(stat -c %s "$file")
+  awk -v t="$task" -v a="$a" -v b="$b" -v r="$ratio" -v p="$peak" -v n="$bytes" 'BEGIN {
+    printf "%-34s %10.3f %10.3f %9.0f %9.0f %7.2fx %10.1f\n", t, a, b, n/a/1e6, n/b/1e6, 1/r, p }'
+}
+
+row "count CSV ($ROWS rows)" "$CSV" "$FERRY count $CSV" "$LIMIT parse-csv $CSV"
+row "count NDJSON ($ROWS rows)" "$ND" "$FERRY count $ND" "$LIMIT parse-ndjson $ND"
+
+if [ "$BIG" = 1 ]; then
+  BIGCSV=$WORK/products-10x.csv
+  log "building a 10x file by concatenation for the memory-scaling check"
+  { cat "$CSV"; for _ in 1 2 3 4 5 6 7 8 9; do tail -n +2 "$CSV"; done; } > "$BIGCSV"
+  row "count CSV ($((ROWS * 10)) rows)" "$BIGCSV" "$FERRY count $BIGCSV" "$LIMIT parse-csv $BIGCSV"
+  rm -f "$BIGCSV"
+fi

@@ -19,6 +19,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // System libraries: a module map and a shim header each, nothing else.
@@ -32,7 +33,9 @@ let package = Package(
         ),
         .target(
             name: "FerryStore",
-            dependencies: ["FerrySQLite", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "FerrySQLite", .product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: strictSettings
         ),
         // C helpers that libcsv calls per byte, compiled with optimisation (see the header).
@@ -65,6 +68,11 @@ let package = Package(
         .testTarget(
             name: "FerrySQLiteTests",
             dependencies: ["FerrySQLite", "FerryTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FerryStoreTests",
+            dependencies: ["FerryStore", "FerryTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

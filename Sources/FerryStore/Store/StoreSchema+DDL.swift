@@ -1,0 +1,102 @@
+import FerrySQLite
+
+extension StoreSchema {
+    /// Ferry's own tables, beside the entity tables.
+    static let internalTableStatements = [
+        """
+        CREATE TABLE IF NOT EXISTS ferry_metadata (key TEXT PRIMARY KEY, value) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS ferry_entities (
+            ent INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, parent INTEGER, table_name TEXT NOT NULL)
+        """,
+    ]
+
+    /// The SQL that creates every table and index of the store, in order: Ferry's own tables, one table per
+    /// hierarchy, join tables, then indexes.
+    public var createStatements: [String] {
+        var statements = Self.internalTableStatements
+        var indexes: [String] = []
+        let roots = model.entities.filter { $0.parentEntity == nil }
+        for root in roots {
+            let table = root.name
+            let hierarchy = [root.name] + model.subentities(of: root.name)
+            var columns = ["\(SQL.identifier("_pk")) INTEGER PRIMARY KEY", "\(SQL.identifier("_ent")) INTEGER NOT NULL",
+                "\(SQL.identifier("_opt")) INTEGER NOT NULL DEFAULT 1"]
+            var seen: Set<String> = ["_pk", "_ent", "_opt"]
+            func add(_ column: String, _ type: String) {
+                guard seen.insert(column).inserted else { return }
+                columns.append("\(SQL.identifier(column)) \(type)")
+            }
+            for name in hierarchy {
+                guard let entity = model.entity(named: name) else { continue }
+                for attribute in entity.attributes where attribute.isStored {
+                    add(attribute.name, attribute.type.sqlType)
+                    if attribute.isIndexed { indexes.append(index(on: table, [attribute.name], unique: false)) }
+                }
+                for relationship in entity.relationships where !relationship.isToMany {
+                    add(relationship.name, "INTEGER")
+                    indexes.append(index(on: table, [relationship.name], unique: false, kind: "fk"))
+                    if let entityColumn = mapping(for: name)?.foreignKeys[relationship.name]?.entityColumn {
+                        add(entityColumn, "INTEGER")
+                    }
+                }
+                for columnsOfIndex in entity.indexes {
+                    indexes.append(index(on: table, columnsOfIndex, unique: false))
+                }
+                for constraint in entity.uniquenessConstraints {
+                    indexes.append(uniqueIndex(on: table, constraint, declaredOn: name))
+                }
+            }
+            for column in orderColumns(inTable: table) { add(column, "INTEGER") }
+            statements.append("CREATE TABLE IF NOT EXISTS \(SQL.identifier(table)) (\(columns.joined(separator: ", ")))")
+            indexes.append(index(on: table, ["_ent"], unique: false))
+        }
+        for join in joinTables {
+            var columns = ["source INTEGER NOT NULL", "destination INTEGER NOT NULL"]
+            if join.isOrdered { columns.append("position INTEGER NOT NULL") }
+            columns.append("PRIMARY KEY (source, destination)")
+            statements.append(
+                "CREATE TABLE IF NOT EXISTS \(SQL.identifier(join.name)) (\(columns.joined(separator: ", "))) WITHOUT ROWID"
+            )
+            indexes.append(index(on: join.name, ["destination"], unique: false))
+        }
+        return statements + indexes
+    }
+
+    /// The order columns that ordered one-to-many relationships put on `table`.
+    func orderColumns(inTable table: String) -> [String] {
+        var columns: [String] = []
+        for entity in model.entities {
+            for relationship in entity.relationships where relationship.isToMany && relationship.isOrdered {
+                guard !Self.needsJoinTable(relationship, of: entity.name, in: model),
+                    model.rootEntity(of: relationship.destinationEntity) == table,
+                    let inverse = relationship.inverseName
+                else { continue }
+                columns.append("_order_\(inverse)")
+            }
+        }
+        return columns
+    }
+
+    /// `CREATE [UNIQUE] INDEX "<prefix>_<kind>_<columns>" ON "<table>" (<columns>)`.
+    private func index(
+        on table: String, _ columns: [String], unique: Bool, kind: String = "index", prefix: String? = nil
+    ) -> String {
+        let name = "\(prefix ?? table)_\(kind)_\(columns.joined(separator: "_"))"
+        let list = columns.map(SQL.identifier).joined(separator: ", ")
+        return "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(SQL.identifier(name)) ON "
+            + "\(SQL.identifier(table)) (\(list))"
+    }
+
+    /// A UNIQUE index for a constraint; one declared on a sub-entity covers only that sub-entity's rows
+    /// (REFERENCE.md §2.2, "Our rule").
+    private func uniqueIndex(on table: String, _ columns: [String], declaredOn entity: String) -> String {
+        guard entity != table, let mapping = mapping(for: entity) else {
+            return index(on: table, columns, unique: true, kind: "unique")
+        }
+        let ids = mapping.hierarchyIDs.map(String.init).joined(separator: ", ")
+        return index(on: table, columns, unique: true, kind: "unique", prefix: "\(table)_\(entity)")
+            + " WHERE \(SQL.identifier("_ent")) IN (\(ids))"
+    }
+}

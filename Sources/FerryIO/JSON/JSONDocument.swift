@@ -36,22 +36,28 @@ package enum JSONDocument {
                 .unexpectedEnd, "unexpected end of input; expected a JSON value", line: 1, column: 1, byteOffset: 0)
         }
         let nesting = JSONNesting(maxDepth: maxDepth)
-        var scanner = JSONScanner(
-            base: start, baseOffset: 0, cursor: start, end: start + bytes.count, isFinal: true, line: 1,
-            lineStart: 0, nesting: nesting)
-        do throws(JSONScanStop) {
-            try scanner.skipByteOrderMark()
-            _ = try scanner.peekToken(expecting: "expected a JSON value")
-            try scanner.compactValue(into: output, depth: 0)
-            if scanner.skipWhitespace() {
-                throw scanner.failure(
-                    .trailingGarbage, "expected the end of the input after the JSON value", at: scanner.cursor)
+        // The scanner borrows the nesting scratch; keep its owner alive for the whole scan.
+        let stop: JSONScanStop? = withExtendedLifetime(nesting) {
+            var scanner = JSONScanner(
+                base: start, baseOffset: 0, cursor: start, end: start + bytes.count, isFinal: true, line: 1,
+                lineStart: 0, nesting: nesting)
+            do throws(JSONScanStop) {
+                try scanner.skipByteOrderMark()
+                _ = try scanner.peekToken(expecting: "expected a JSON value")
+                try scanner.compactValue(into: output, depth: 0)
+                if scanner.skipWhitespace() {
+                    throw scanner.failure(
+                        .trailingGarbage, "expected the end of the input after the JSON value", at: scanner.cursor)
+                }
+                return nil
+            } catch {
+                return error
             }
-        } catch .malformed(let error) {
-            throw error.ferryError(file: nil, record: nil)
-        } catch .needMore {
-            preconditionFailure("a final window never needs more input")
         }
-        withExtendedLifetime(nesting) {}
+        switch stop {
+        case nil: return
+        case .malformed(let error): throw error.ferryError(file: nil, record: nil)
+        case .needMore: preconditionFailure("a final window never needs more input")
+        }
     }
 }

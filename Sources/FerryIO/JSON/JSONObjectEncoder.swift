@@ -3,6 +3,10 @@
 ///
 /// Strings are escaped (`"`, `\`, and control characters; other text, non-ASCII included, goes out as it is) and
 /// checked to be UTF-8; numbers, booleans and JSON text are written as given; nulls and missing columns as `null`.
+///
+/// Each field is formatted in one step into scratch memory (its key, pre-escaped by ``begin(columns:)``, then its
+/// value) and handed to the output in one write, and the encoder's state sits behind a stable pointer: a field
+/// costs no allocation and few calls into ``OutputFile``.
 final class JSONObjectEncoder {
     /// What surrounds the objects.
     enum Framing {
@@ -12,37 +16,69 @@ final class JSONObjectEncoder {
         case array
     }
 
+    /// The encoder's mutable state; see the type's discussion for why it is behind a pointer.
+    private struct State {
+        /// `"key":` for the first column and `,"key":` for the others, escaped, back to back; column `i`'s ends
+        /// at `keyEnds[i]`.
+        var keys: [UInt8] = []
+        var keyEnds: [Int] = []
+        var hasBegun = false
+        var isInsideRecord = false
+        /// The column of the next field in the current record.
+        var fieldIndex = 0
+        var recordsWritten = 0
+    }
+
     let output: OutputFile
     private let framing: Framing
-    /// `"key":` for every column, escaped, back to back; column `i`'s ends at `keyEnds[i]`.
-    private var keys: [UInt8] = []
-    private var keyEnds: [Int] = []
-    private var hasBegun = false
-    private var isInsideRecord = false
-    /// The column of the next field in the current record.
-    private var fieldIndex = 0
-    /// Records ended so far.
-    private(set) var recordsWritten = 0
+    private let state: UnsafeMutablePointer<State>
+    /// Where a field is formatted before it goes to the output, ``chunkBytes`` long.
+    private let scratch: UnsafeMutableRawPointer
+
+    /// Fields up to this size (after escaping, at worst) are formatted in one step; larger values go in chunks.
+    private static let chunkBytes = 16 * 1024
 
     init(output: OutputFile, framing: Framing) {
         self.output = output
         self.framing = framing
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+        scratch = .allocate(byteCount: Self.chunkBytes, alignment: 8)
     }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
+        scratch.deallocate()
+    }
+
+    /// Records ended so far.
+    var recordsWritten: Int { state.pointee.recordsWritten }
 
     /// Takes the column names (the keys of every object), escaped once here rather than per record.
     func begin(columns: [String]) {
-        precondition(!hasBegun, "begin(columns:) called twice")
-        hasBegun = true
-        for column in columns {
-            var name = column
+        precondition(!state.pointee.hasBegun, "begin(columns:) called twice")
+        state.pointee.hasBegun = true
+        var keys: [UInt8] = []
+        var keyEnds: [Int] = []
+        for (index, column) in columns.enumerated() {
+            if index > 0 { keys.append(JSONBytes.comma) }
             keys.append(JSONBytes.quote)
+            var name = column
             name.withUTF8 { name in
-                // A Swift string is always valid UTF-8, so escaping it cannot fail.
-                try? Self.escape(UnsafeRawBufferPointer(name), file: nil, record: nil) { keys.append(contentsOf: $0) }
+                keys += [UInt8](unsafeUninitializedCapacity: name.count * 6) { buffer, count in
+                    // A Swift string is always valid UTF-8, so escaping it cannot fail.
+                    count =
+                        buffer.baseAddress.flatMap {
+                            try? Self.escape(UnsafeRawBufferPointer(name), into: UnsafeMutableRawPointer($0))
+                        } ?? 0
+                }
             }
-            keys.append(contentsOf: [JSONBytes.quote, JSONBytes.colon])
+            keys += [JSONBytes.quote, JSONBytes.colon]
             keyEnds.append(keys.count)
         }
+        state.pointee.keys = keys
+        state.pointee.keyEnds = keyEnds
     }
 
     /// Writes the next field of the current record, opening the record first when needed.
@@ -51,26 +87,46 @@ final class JSONObjectEncoder {
     ///   ``FerryIOError/Code/invalidUTF8`` for a string that is not UTF-8, or an I/O error.
     @inline(__always)
     func writeField(_ bytes: UnsafeRawBufferPointer, kind: FieldKind) throws {
-        precondition(hasBegun, "begin(columns:) must come before the first field")
-        if !isInsideRecord { try openRecord() }
-        guard fieldIndex < keyEnds.count else {
+        let state = self.state
+        precondition(state.pointee.hasBegun, "begin(columns:) must come before the first field")
+        if !state.pointee.isInsideRecord { try openRecord() }
+        let index = state.pointee.fieldIndex
+        let record = state.pointee.recordsWritten + 1
+        guard index < state.pointee.keyEnds.count else {
             throw FerryIOError(
                 .unknownColumn,
-                "record \(recordsWritten + 1) has more fields than the \(keyEnds.count) columns"
+                "record \(record) has more fields than the \(state.pointee.keyEnds.count) columns"
                     + " given to begin(columns:)",
-                file: output.path, record: recordsWritten + 1)
+                file: output.path, record: record)
         }
-        try writeKey(fieldIndex)
-        fieldIndex += 1
-        switch kind {
-        case .null:
-            try output.write(UnsafeRawBufferPointer(nullText))
-        case .string:
-            try output.write(byte: JSONBytes.quote)
-            try Self.escape(bytes, file: output.path, record: recordsWritten + 1) { try output.write($0) }
-            try output.write(byte: JSONBytes.quote)
-        case .number, .boolean, .json:
-            try output.write(bytes)
+        state.pointee.fieldIndex = index + 1
+        try state.pointee.keys.withUnsafeBytes { keys in
+            let key = UnsafeRawBufferPointer(
+                rebasing: keys[(index == 0 ? 0 : state.pointee.keyEnds[index - 1])..<state.pointee.keyEnds[index]])
+            let largest = kind == .string ? 2 + 6 * bytes.count : kind == .null ? 4 : bytes.count
+            guard key.count + largest <= Self.chunkBytes else {
+                try output.write(key)
+                try writeLargeValue(bytes, kind: kind, record: record)
+                return
+            }
+            let target = scratch
+            if let keyStart = key.baseAddress { target.copyMemory(from: keyStart, byteCount: key.count) }
+            var count = key.count
+            switch kind {
+            case .null:
+                (target + count).copyMemory(from: nullText.utf8Start, byteCount: 4)
+                count += 4
+            case .string:
+                (target + count).storeBytes(of: JSONBytes.quote, as: UInt8.self)
+                count += 1
+                count += try Self.escape(bytes, into: target + count, file: output.path, record: record)
+                (target + count).storeBytes(of: JSONBytes.quote, as: UInt8.self)
+                count += 1
+            case .number, .boolean, .json:
+                if let source = bytes.baseAddress { (target + count).copyMemory(from: source, byteCount: bytes.count) }
+                count += bytes.count
+            }
+            try output.write(UnsafeRawBufferPointer(start: target, count: count))
         }
     }
 
@@ -78,57 +134,80 @@ final class JSONObjectEncoder {
     ///
     /// - Throws: ``FerryIOError`` when writing fails.
     func endRecord() throws {
-        precondition(hasBegun, "begin(columns:) must come before the first record")
-        if !isInsideRecord { try openRecord() }
-        while fieldIndex < keyEnds.count {
-            try writeKey(fieldIndex)
-            try output.write(UnsafeRawBufferPointer(nullText))
-            fieldIndex += 1
+        precondition(state.pointee.hasBegun, "begin(columns:) must come before the first record")
+        if !state.pointee.isInsideRecord { try openRecord() }
+        while state.pointee.fieldIndex < state.pointee.keyEnds.count {
+            try writeField(UnsafeRawBufferPointer(start: nil, count: 0), kind: .null)
         }
-        try output.write(byte: JSONBytes.closeBrace)
-        if case .lines = framing { try output.write(byte: JSONBytes.lineFeed) }
-        isInsideRecord = false
-        fieldIndex = 0
-        recordsWritten += 1
+        if case .lines = framing {
+            try output.write(UnsafeRawBufferPointer(start: objectEndLineText.utf8Start, count: 2))
+        } else {
+            try output.write(byte: JSONBytes.closeBrace)
+        }
+        state.pointee.isInsideRecord = false
+        state.pointee.fieldIndex = 0
+        state.pointee.recordsWritten += 1
     }
 
     /// Closes the framing and moves the output into place.
     ///
     /// - Throws: ``FerryIOError`` when writing, syncing or renaming fails.
     func finish() throws {
-        precondition(!isInsideRecord, "finish() called inside a record; call endRecord() first")
+        precondition(!state.pointee.isInsideRecord, "finish() called inside a record; call endRecord() first")
         if case .array = framing {
-            try output.write(recordsWritten == 0 ? "[]\n" : "\n]\n")
+            try output.write(state.pointee.recordsWritten == 0 ? "[]\n" : "\n]\n")
         }
         try output.commit()
     }
 
     private func openRecord() throws {
-        if case .array = framing { try output.write(recordsWritten == 0 ? "[\n" : ",\n") }
+        if case .array = framing { try output.write(state.pointee.recordsWritten == 0 ? "[\n" : ",\n") }
         try output.write(byte: JSONBytes.openBrace)
-        isInsideRecord = true
+        state.pointee.isInsideRecord = true
     }
 
-    @inline(__always)
-    private func writeKey(_ index: Int) throws {
-        if index > 0 { try output.write(byte: JSONBytes.comma) }
-        let start = index == 0 ? 0 : keyEnds[index - 1]
-        try keys.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[start..<keyEnds[index]])) }
+    /// Writes a value too large to format in one step: a string escaped a chunk at a time (chunks end on
+    /// character boundaries), anything else as it is.
+    private func writeLargeValue(_ bytes: UnsafeRawBufferPointer, kind: FieldKind, record: Int) throws {
+        guard kind == .string, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            try output.write(bytes)
+            return
+        }
+        let chunk = Self.chunkBytes / 6
+        try output.write(byte: JSONBytes.quote)
+        var start = 0
+        while start < bytes.count {
+            var end = min(start + chunk, bytes.count)
+            // Back off to the start of a character split by the chunk's end; a run of nothing but continuation
+            // bytes is left whole, for the escaper to refuse.
+            var boundary = end
+            while boundary > start && boundary < bytes.count && base[boundary] & 0xC0 == 0x80 { boundary -= 1 }
+            if boundary > start { end = boundary }
+            let piece = UnsafeRawBufferPointer(start: base + start, count: end - start)
+            let count = try Self.escape(piece, into: scratch, file: output.path, record: record)
+            try output.write(UnsafeRawBufferPointer(start: scratch, count: count))
+            start = end
+        }
+        try output.write(byte: JSONBytes.quote)
     }
+}
 
-    /// Hands `text` to `write` in pieces, JSON-escaped: runs of plain bytes as they are, and an escape for each `"`,
-    /// `\` and control character. Runs are found eight bytes at a time.
+extension JSONObjectEncoder {
+    /// Writes `text` JSON-escaped at `target`, which has room for six bytes per byte of `text`, and returns the
+    /// length: plain runs are copied as they are (found eight bytes at a time), and `"`, `\` and control
+    /// characters become escapes.
     ///
     /// - Throws: ``FerryIOError`` with ``FerryIOError/Code/invalidUTF8`` (naming `file` and `record`) when `text`
-    ///   is not UTF-8, and whatever `write` throws.
+    ///   is not UTF-8.
     @inline(__always)
     static func escape(
-        _ text: UnsafeRawBufferPointer, file: String?, record: Int?, _ write: (UnsafeRawBufferPointer) throws -> Void
-    ) throws {
-        guard let base = text.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        _ text: UnsafeRawBufferPointer, into target: UnsafeMutableRawPointer, file: String? = nil, record: Int? = nil
+    ) throws -> Int {
+        guard let base = text.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
         let end = base + text.count
         var runStart = base
         var pointer = base
+        var written = 0
         while pointer < end {
             while end - pointer >= 8 {
                 let special = JSONBytes.specialStringBytes(in: UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self))
@@ -148,45 +227,44 @@ final class JSONObjectEncoder {
                 }
                 pointer += length
             } else if byte < 0x20 || byte == JSONBytes.quote || byte == JSONBytes.backslash {
-                try write(UnsafeRawBufferPointer(start: runStart, count: pointer - runStart))
-                try writeEscape(for: byte, write)
+                (target + written).copyMemory(from: runStart, byteCount: pointer - runStart)
+                written += pointer - runStart
+                written += writeEscape(for: byte, to: target + written)
                 pointer += 1
                 runStart = pointer
             } else {
                 pointer += 1
             }
         }
-        try write(UnsafeRawBufferPointer(start: runStart, count: end - runStart))
+        (target + written).copyMemory(from: runStart, byteCount: end - runStart)
+        return written + (end - runStart)
     }
 
-    private static func writeEscape(for byte: UInt8, _ write: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let hexDigits: StaticString = "0123456789abcdef"
-        var escape: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (JSONBytes.backslash, 0, 0, 0, 0, 0)
-        var length = 2
+    /// Writes the escape for `byte` (`"`, `\` or a control character) and returns its length (2 or 6).
+    private static func writeEscape(for byte: UInt8, to target: UnsafeMutableRawPointer) -> Int {
+        target.storeBytes(of: JSONBytes.backslash, as: UInt8.self)
+        let short: UInt8
         switch byte {
-        case JSONBytes.quote, JSONBytes.backslash: escape.1 = byte
-        case 0x08: escape.1 = UInt8(ascii: "b")
-        case 0x0C: escape.1 = UInt8(ascii: "f")
-        case 0x0A: escape.1 = UInt8(ascii: "n")
-        case 0x0D: escape.1 = UInt8(ascii: "r")
-        case 0x09: escape.1 = UInt8(ascii: "t")
+        case JSONBytes.quote, JSONBytes.backslash: short = byte
+        case 0x08: short = UInt8(ascii: "b")
+        case 0x0C: short = UInt8(ascii: "f")
+        case 0x0A: short = UInt8(ascii: "n")
+        case 0x0D: short = UInt8(ascii: "r")
+        case 0x09: short = UInt8(ascii: "t")
         default:
-            escape.1 = UInt8(ascii: "u")
-            escape.2 = JSONBytes.zero
-            escape.3 = JSONBytes.zero
-            escape.4 = hexDigits.utf8Start[Int(byte >> 4)]
-            escape.5 = hexDigits.utf8Start[Int(byte & 0x0F)]
-            length = 6
+            let hexDigits = lowercaseHexDigits.utf8Start
+            target.storeBytes(of: UInt8(ascii: "u"), toByteOffset: 1, as: UInt8.self)
+            target.storeBytes(of: JSONBytes.zero, toByteOffset: 2, as: UInt8.self)
+            target.storeBytes(of: JSONBytes.zero, toByteOffset: 3, as: UInt8.self)
+            target.storeBytes(of: hexDigits[Int(byte >> 4)], toByteOffset: 4, as: UInt8.self)
+            target.storeBytes(of: hexDigits[Int(byte & 0x0F)], toByteOffset: 5, as: UInt8.self)
+            return 6
         }
-        try withUnsafeBytes(of: &escape) { try write(UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
+        target.storeBytes(of: short, toByteOffset: 1, as: UInt8.self)
+        return 2
     }
 }
 
 private let nullText: StaticString = "null"
-
-extension UnsafeRawBufferPointer {
-    /// The bytes of a static string.
-    fileprivate init(_ text: StaticString) {
-        self.init(start: text.utf8Start, count: text.utf8CodeUnitCount)
-    }
-}
+private let objectEndLineText: StaticString = "}\n"
+private let lowercaseHexDigits: StaticString = "0123456789abcdef"

@@ -9,7 +9,7 @@ enum JSONScanStop: Error {
 }
 
 /// A malformed spot in JSON input: what is wrong and where, before the reader adds its path and record.
-struct JSONSyntaxError: Error, Equatable {
+struct JSONSyntaxError {
     var code: FerryIOError.Code
     /// What was expected; never any of the input's text.
     var message: String

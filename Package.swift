@@ -38,11 +38,9 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // C helpers that libcsv calls per byte, compiled with optimisation (see the header).
-        .target(name: "CFerryCSVSupport"),
         .target(
             name: "FerryIO",
-            dependencies: ["CLibCSV", "CFerryCSVSupport"],
+            dependencies: ["CLibCSV"],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -47,6 +47,16 @@ struct BuiltBinaryTests {
         }
     }
 
+    @Test func lenientCountingRepairsAndSaysHowOften() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let bad = try TestSupport.write(Array("a,b\n1,2\n3,x\"y\n".utf8), to: "bad.csv", in: folder)
+            let result = try ferry.run(["count", bad, "--lenient"])
+            #expect(result.status == 0)
+            #expect(result.standardOutput == "2\n")
+            #expect(result.standardError == "ferry: repaired 1 malformed quotes (--lenient)\n")
+        }
+    }
+
     @Test func anUnknownExtensionExitsWith64() throws {
         let result = try ferry.run(["count", "notes.txt"])
         #expect(result.status == 64)

@@ -1,4 +1,3 @@
-internal import CFerryCSVSupport
 internal import CLibCSV
 
 #if canImport(Glibc)
@@ -219,7 +218,25 @@ public final class CSVReader: RecordReader {
     }
 
     /// Feeds a chunk to libcsv one line at a time, so every record start and error has an exact line.
+    ///
+    /// The chunk's UTF-8 is checked first, in one pass; the bytes before a problem are fed, so that the records
+    /// before it are handed out, and the error then points at the broken character.
     private func feed(_ chunk: UnsafeRawBufferPointer) throws {
+        guard chunk.baseAddress != nil else { return }
+        guard let (index, problem) = validator.validate(chunk) else {
+            return try feedLines(chunk)
+        }
+        try feedLines(UnsafeRawBufferPointer(rebasing: chunk[..<index]))
+        // Point at the start of the broken character, which may lie in an earlier chunk of this line.
+        let start = offset - validator.incompleteByteCount
+        throw FerryIOError(
+            problem == .nulByte ? .nulByte : .invalidUTF8,
+            problem == .nulByte ? "NUL byte in the input; expected text" : "invalid UTF-8 byte sequence",
+            file: path, line: line, column: start - lineStart + 1, byteOffset: start)
+    }
+
+    /// Feeds valid UTF-8 to libcsv one line at a time.
+    private func feedLines(_ chunk: UnsafeRawBufferPointer) throws {
         guard let base = chunk.baseAddress else { return }
         let count = chunk.count
         let hasCR = memchr(base, 0x0D, count) != nil
@@ -250,14 +267,6 @@ public final class CSVReader: RecordReader {
         {
             state.pointee.openLine = line
             state.pointee.openByteOffset = offset
-        }
-        if let (index, problem) = validator.validate(segment) {
-            // Point at the start of the broken character, which may lie in the previous chunk of this line.
-            let start = offset + index - validator.incompleteByteCount
-            throw FerryIOError(
-                problem == .nulByte ? .nulByte : .invalidUTF8,
-                problem == .nulByte ? "NUL byte in the input; expected text" : "invalid UTF-8 byte sequence",
-                file: path, line: line, column: start - lineStart + 1, byteOffset: start)
         }
         let last = base.load(fromByteOffset: segment.count - 1, as: UInt8.self)
         state.pointee.lineEndIsCRLF =

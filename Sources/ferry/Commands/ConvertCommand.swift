@@ -47,6 +47,7 @@ struct ConvertCommand: ParsableCommand {
         let inputFormat = try resolveFormat(from, path: input, option: "--from")
         let outputFormat = try resolveFormat(to, path: output, option: "--to")
         let started = Date()
+        var repairs = 0
         let copied = try reportingFailures { () throws -> Int in
             // JSON records may differ in their keys: a file is read once more first to collect them all.
             var columns: [String]?
@@ -59,13 +60,16 @@ struct ConvertCommand: ParsableCommand {
             let writer = try outputFormat.openWriter(path: output, dialect: outputDialect)
             let progress = ProgressLine(totalBytes: nil)
             defer { progress.clear() }
-            return try RecordCopier(from: reader, to: writer, columns: columns).copyAll(progressInterval: 65_536) {
-                progress.update(records: $0, bytesRead: $1)
-            }
+            let copied = try RecordCopier(from: reader, to: writer, columns: columns).copyAll(
+                progressInterval: 65_536
+            ) { progress.update(records: $0, bytesRead: $1) }
+            repairs = (reader as? CSVReader)?.repairs ?? 0
+            return copied
         }
         if !quiet {
             let seconds = String(format: "%.2f", Date().timeIntervalSince(started))
             printError("converted \(copied) records (\(inputFormat) → \(outputFormat)) in \(seconds) s")
+            if repairs > 0 { printError("repaired \(repairs) malformed quotes (--lenient)") }
         }
     }
 }

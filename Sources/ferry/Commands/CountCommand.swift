@@ -39,6 +39,9 @@ struct CountCommand: ParsableCommand {
                 if count & 0xFFFF == 0 { progress.update(records: count, bytesRead: reader.bytesRead) }
             }
             progress.clear()
+            if let repairs = (reader as? CSVReader)?.repairs, repairs > 0 {
+                printError("repaired \(repairs) malformed quotes (--lenient)")
+            }
             return count
         }
         print(count)

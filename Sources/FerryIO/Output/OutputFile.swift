@@ -13,13 +13,27 @@ public final class OutputFile {
     /// The destination path as given; `-` means standard output.
     public let path: String
     private let temporaryPath: String?
-    private var descriptor: Int32
+    private let descriptor: Int32
     private let buffer: UnsafeMutableRawPointer
     private let capacity: Int
-    private var buffered = 0
+    /// The counters behind a stable pointer rather than stored properties: writers touch them for every field,
+    /// and plain memory spares them Swift's dynamic exclusivity checks on class properties.
+    private let counters: UnsafeMutablePointer<Counters>
     private var finished = false
+
+    private struct Counters {
+        /// Bytes in `buffer` not yet written out.
+        var buffered = 0
+        /// Bytes written so far, including those still buffered.
+        var written = 0
+    }
+
     /// Bytes written so far, including those still buffered.
-    public private(set) var bytesWritten = 0
+    public var bytesWritten: Int { counters.pointee.written }
+    private var buffered: Int {
+        get { counters.pointee.buffered }
+        set { counters.pointee.buffered = newValue }
+    }
 
     /// Opens an output for `path`; `-` writes to standard output.
     ///
@@ -47,6 +61,8 @@ public final class OutputFile {
             descriptor = opened
         }
         buffer = .allocate(byteCount: capacity, alignment: 8)
+        counters = .allocate(capacity: 1)
+        counters.initialize(to: Counters())
     }
 
     deinit {
@@ -55,6 +71,8 @@ public final class OutputFile {
             unlink(temporaryPath)
         }
         buffer.deallocate()
+        counters.deinitialize(count: 1)
+        counters.deallocate()
     }
 
     /// Appends bytes.
@@ -63,7 +81,7 @@ public final class OutputFile {
     @inline(__always)
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
-        bytesWritten += bytes.count
+        counters.pointee.written += bytes.count
         if buffered + bytes.count <= capacity {
             (buffer + buffered).copyMemory(from: source, byteCount: bytes.count)
             buffered += bytes.count
@@ -84,7 +102,7 @@ public final class OutputFile {
         if buffered == capacity { try flush() }
         buffer.storeBytes(of: byte, toByteOffset: buffered, as: UInt8.self)
         buffered += 1
-        bytesWritten += 1
+        counters.pointee.written += 1
     }
 
     /// Appends a string's UTF-8.
@@ -104,7 +122,7 @@ public final class OutputFile {
         if capacity - buffered < count { try flush() }
         let used = try body(UnsafeMutableRawBufferPointer(start: buffer + buffered, count: capacity - buffered))
         buffered += used
-        bytesWritten += used
+        counters.pointee.written += used
     }
 
     /// Writes out buffered bytes.

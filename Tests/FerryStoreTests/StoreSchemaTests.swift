@@ -106,6 +106,34 @@ struct StoreSchemaTests {
         #expect(names.contains("Product_unique_sku"))
     }
 
+    @Test func aRelationshipThatIsItsOwnInverseGetsAJoinTable() {
+        let model = ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Person",
+                relationships: [
+                    RelationshipDescription(name: "friends", destinationEntity: "Person", inverseName: "friends", isToMany: true)
+                ])
+        ])
+        #expect(StoreSchema(model: model).joinTables.map(\.name) == ["Person_friends"])
+    }
+
+    @Test func indexesWhoseNamesWouldCollideGetDistinctNames() throws {
+        let model = ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "T",
+                attributes: [
+                    AttributeDescription(name: "a", type: .string), AttributeDescription(name: "b", type: .string),
+                    AttributeDescription(name: "a_b", type: .string),
+                ],
+                indexes: [["a_b"], ["a", "b"]])
+        ])
+        let connection = try Connection(path: ":memory:")
+        for statement in StoreSchema(model: model).createStatements { try connection.execute(statement) }
+        let names = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'T' ORDER BY name")
+            .fetchAll().compactMap { $0[0].text }
+        #expect(names == ["T_index__ent", "T_index_a_b", "T_index_a_b_2"])
+    }
+
     @Test func creatingTwiceChangesNothing() throws {
         let (connection, folder) = try createdDatabase()
         defer { try? FileManager.default.removeItem(at: folder) }

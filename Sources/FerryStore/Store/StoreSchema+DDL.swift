@@ -1,4 +1,5 @@
 import FerrySQLite
+import Foundation
 
 extension StoreSchema {
     /// Ferry's own tables, beside the entity tables.
@@ -61,7 +62,24 @@ extension StoreSchema {
             )
             indexes.append(index(on: join.name, ["destination"], unique: false))
         }
-        return statements + indexes
+        return statements + Self.uniquelyNamed(indexes)
+    }
+
+    /// Index statements whose names are made unique: an index on `[a_b]` and one on `[a, b]` would both be called
+    /// `T_index_a_b`, and `IF NOT EXISTS` would silently skip the second. Later duplicates get `_2`, `_3`, …
+    static func uniquelyNamed(_ statements: [String]) -> [String] {
+        var seen: [String: Int] = [:]
+        return statements.map { statement in
+            let marker = "INDEX IF NOT EXISTS "
+            guard let start = statement.range(of: marker)?.upperBound,
+                let end = statement[start...].range(of: "\" ON ")?.lowerBound
+            else { return statement }
+            let name = String(statement[start..<end])
+            let count = (seen[name] ?? 0) + 1
+            seen[name] = count
+            guard count > 1 else { return statement }
+            return statement.replacingCharacters(in: start..<end, with: name + "_\(count)")
+        }
     }
 
     /// The order columns that ordered one-to-many relationships put on `table`.

@@ -143,6 +143,7 @@ public struct StoreSchema: Sendable {
             })
         else { return true }
         guard inverse.isToMany else { return false }
-        return (entity, relationship.name) < (relationship.destinationEntity, inverseName)
+        // `<=`: a relationship that is its own inverse (such as `friends`) owns its table.
+        return (entity, relationship.name) <= (relationship.destinationEntity, inverseName)
     }
 }

@@ -1,0 +1,110 @@
+public import FerrySQLite
+public import Foundation
+
+/// What a store records about itself in `ferry_metadata`: who made it and with which model.
+public struct StoreMetadata: Sendable, Hashable {
+    /// A random identifier given to the store when it was created.
+    public var storeIdentifier: String
+    /// The ``ManagedObjectModel/versionHash`` of the model the store was created with.
+    public var modelHash: String
+    /// When the store was created (ISO 8601, UTC).
+    public var createdAt: String
+    /// The version of Ferry's own table layout.
+    public var formatVersion: Int
+
+    /// The layout version this code writes and reads.
+    public static let currentFormatVersion = 1
+
+    /// Creates the store's tables on first use, or checks that an existing store was made with `schema`'s model.
+    ///
+    /// Runs in one immediate transaction, so two processes opening a new store at once cannot both create it.
+    /// - Returns: the store's metadata.
+    /// - Throws: ``StoreError`` with ``StoreError/Code/incompatibleModel`` when the store was created with another
+    ///   model (migrations come later), ``StoreError/Code/notAFerryStore`` for an SQLite file that has tables but
+    ///   no Ferry metadata, or ``StoreError/Code/sqlite``.
+    public static func prepare(_ connection: Connection, schema: StoreSchema) throws -> StoreMetadata {
+        do {
+            return try connection.transaction(.immediate) {
+                if let existing = try read(connection) {
+                    try check(existing, against: schema, path: connection.path)
+                    return existing
+                }
+                return try create(connection, schema: schema)
+            }
+        } catch let error as SQLiteError {
+            throw StoreError(.sqlite, "cannot prepare the store", path: connection.path, underlying: error)
+        }
+    }
+
+    /// The metadata of an existing Ferry store, or `nil` when `ferry_metadata` is absent or empty.
+    static func read(_ connection: Connection) throws -> StoreMetadata? {
+        let exists = try connection.prepare(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'ferry_metadata'"
+        ).fetchOne()
+        guard exists?[0] == .integer(1) else { return nil }
+        var values: [String: SQLiteValue] = [:]
+        for row in try connection.prepare("SELECT key, value FROM ferry_metadata").fetchAll() {
+            if let key = row[0].text { values[key] = row[1] }
+        }
+        guard let hash = values["model_hash"]?.text else { return nil }
+        return StoreMetadata(
+            storeIdentifier: values["store_identifier"]?.text ?? "", modelHash: hash,
+            createdAt: values["created_at"]?.text ?? "",
+            formatVersion: Int(values["format_version"]?.integer ?? 0))
+    }
+
+    private static func check(_ existing: StoreMetadata, against schema: StoreSchema, path: String) throws {
+        let modelHash = schema.model.versionHash
+        guard existing.modelHash == modelHash else {
+            throw StoreError(
+                .incompatibleModel,
+                "the store was created with a different model (store model \(existing.modelHash.prefix(12)), "
+                    + "this model \(modelHash.prefix(12))); open it with the model it was created with, or start "
+                    + "a new store (migrations are not supported yet)",
+                path: path)
+        }
+        guard existing.formatVersion == currentFormatVersion else {
+            throw StoreError(
+                .incompatibleModel,
+                "the store uses Ferry layout version \(existing.formatVersion); this Ferry reads version "
+                    + "\(currentFormatVersion)", path: path)
+        }
+    }
+
+    private static func create(_ connection: Connection, schema: StoreSchema) throws -> StoreMetadata {
+        let foreign = try connection.prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'ferry\\_%' ESCAPE '\\' "
+                + "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' LIMIT 1"
+        ).fetchOne()
+        if let table = foreign?[0].text {
+            throw StoreError(
+                .notAFerryStore,
+                "the file is an SQLite database with its own tables (such as '\(table)') but no Ferry metadata; "
+                    + "point Ferry at a new file",
+                path: connection.path)
+        }
+        for statement in schema.createStatements { try connection.execute(statement) }
+        let entity = try connection.prepare(
+            "INSERT INTO ferry_entities (ent, name, parent, table_name) VALUES (?, ?, ?, ?)")
+        for (id, name) in schema.entityNames.sorted(by: { $0.key < $1.key }) {
+            let parent = schema.model.entity(named: name)?.parentEntity.flatMap { schema.mapping(for: $0)?.entityID }
+            try entity.bind([
+                .integer(Int64(id)), .text(name), parent.map { .integer(Int64($0)) } ?? .null,
+                .text(schema.model.rootEntity(of: name)),
+            ])
+            try entity.run()
+        }
+        let metadata = StoreMetadata(
+            storeIdentifier: UUID().uuidString, modelHash: schema.model.versionHash,
+            createdAt: ISO8601DateFormatter().string(from: Date()), formatVersion: currentFormatVersion)
+        let insert = try connection.prepare("INSERT INTO ferry_metadata (key, value) VALUES (?, ?)")
+        for (key, value) in [
+            ("store_identifier", SQLiteValue.text(metadata.storeIdentifier)), ("model_hash", .text(metadata.modelHash)),
+            ("created_at", .text(metadata.createdAt)), ("format_version", .integer(Int64(metadata.formatVersion))),
+        ] {
+            try insert.bind([.text(key), value])
+            try insert.run()
+        }
+        return metadata
+    }
+}

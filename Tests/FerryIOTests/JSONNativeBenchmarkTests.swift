@@ -40,7 +40,7 @@ struct JSONNativeBenchmarkTests {
             let input = try TestSupport.write(line, to: "in.ndjson", in: folder)
             let output = folder.appendingPathComponent("out.ndjson").path
             let reader = try JSONReader(path: input, layout: .ndjson)
-            let writer = try NDJSONWriter(path: output)
+            let writer = try JSONWriter(path: output, layout: .ndjson)
             try writer.begin(columns: ["v"])
             while let record = try reader.next() { try writer.write(record) }
             try writer.finish()

@@ -4,7 +4,7 @@ import Testing
 @testable import FerryIO
 import FerryTestSupport
 
-/// ``NDJSONWriter`` and ``JSONArrayWriter``: exact output, escaping, nulls and missing columns, errors, the
+/// ``JSONWriter`` in both layouts: exact output, escaping, nulls and missing columns, errors, the
 /// temporary file, and round trips through ``JSONReader``.
 @Suite("JSON writers")
 struct JSONWriterTests {
@@ -29,7 +29,7 @@ struct JSONWriterTests {
     func ndjsonOutput() throws {
         try TestSupport.withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("out.ndjson").path
-            let writer = try NDJSONWriter(path: path)
+            let writer = try JSONWriter(path: path, layout: .ndjson)
             try writeSampleRecords(with: writer)
             try writer.finish()
             #expect(writer.recordsWritten == 2)
@@ -42,7 +42,7 @@ struct JSONWriterTests {
     func arrayOutput() throws {
         try TestSupport.withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("out.json").path
-            let writer = try JSONArrayWriter(path: path)
+            let writer = try JSONWriter(path: path, layout: .array)
             try writeSampleRecords(with: writer)
             try writer.finish()
             let text = String(decoding: try fileBytes(path), as: UTF8.self)
@@ -58,10 +58,10 @@ struct JSONWriterTests {
         try TestSupport.withTemporaryFolder { folder in
             let ndjson = folder.appendingPathComponent("empty.ndjson").path
             let array = folder.appendingPathComponent("empty.json").path
-            let ndjsonWriter = try NDJSONWriter(path: ndjson)
+            let ndjsonWriter = try JSONWriter(path: ndjson, layout: .ndjson)
             try ndjsonWriter.begin(columns: ["a"])
             try ndjsonWriter.finish()
-            let arrayWriter = try JSONArrayWriter(path: array)
+            let arrayWriter = try JSONWriter(path: array, layout: .array)
             try arrayWriter.begin(columns: ["a"])
             try arrayWriter.finish()
             #expect(try fileBytes(ndjson).isEmpty)
@@ -74,7 +74,7 @@ struct JSONWriterTests {
     func keysAndEmptyObjects() throws {
         try TestSupport.withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("keys.ndjson").path
-            let writer = try NDJSONWriter(path: path)
+            let writer = try JSONWriter(path: path, layout: .ndjson)
             try writer.begin(columns: ["we\"ird\\key", "tab\there", "é"])
             try writer.writeField("1")
             try writer.endRecord()
@@ -83,7 +83,7 @@ struct JSONWriterTests {
             #expect(String(decoding: try fileBytes(path), as: UTF8.self) == expected)
 
             let emptyPath = folder.appendingPathComponent("empty-objects.json").path
-            let empty = try JSONArrayWriter(path: emptyPath)
+            let empty = try JSONWriter(path: emptyPath, layout: .array)
             try empty.begin(columns: [])
             try empty.endRecord()
             try empty.endRecord()
@@ -97,7 +97,7 @@ struct JSONWriterTests {
         try TestSupport.withTemporaryFolder { folder in
             let text = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self) + "Zürich 東京 😀"
             let path = folder.appendingPathComponent("controls.ndjson").path
-            let writer = try NDJSONWriter(path: path)
+            let writer = try JSONWriter(path: path, layout: .ndjson)
             try writer.begin(columns: ["t"])
             try writer.writeField(text)
             try writer.endRecord()
@@ -134,7 +134,7 @@ struct JSONWriterTests {
     @Test("A string that is not UTF-8 fails with invalidUTF8 instead of writing broken JSON")
     func invalidUTF8String() throws {
         try TestSupport.withTemporaryFolder { folder in
-            let writer = try NDJSONWriter(path: folder.appendingPathComponent("bad.ndjson").path)
+            let writer = try JSONWriter(path: folder.appendingPathComponent("bad.ndjson").path, layout: .ndjson)
             try writer.begin(columns: ["s"])
             let bytes: [UInt8] = [0x61, 0xC3, 0x28]
             do {
@@ -169,7 +169,7 @@ struct JSONWriterTests {
             }
             do {
                 let abandoned = folder.appendingPathComponent("abandoned.ndjson").path
-                let writer = try NDJSONWriter(path: abandoned)
+                let writer = try JSONWriter(path: abandoned, layout: .ndjson)
                 try writer.begin(columns: ["a"])
                 try writer.writeField("x")
                 try writer.endRecord()
@@ -214,7 +214,7 @@ struct JSONWriterTests {
         #expect(columns == ["sku", "price", "quantity", "active", "tags", "name", "category"])
         try TestSupport.withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("updates.ndjson").path
-            let writer = try NDJSONWriter(path: path)
+            let writer = try JSONWriter(path: path, layout: .ndjson)
             try writer.begin(columns: columns)
             let reader = try JSONReader(path: source, layout: .ndjson)
             while let record = try reader.next() {
@@ -239,7 +239,7 @@ struct JSONWriterTests {
 
 /// Makers of each JSON writer: NDJSON first, then the JSON array.
 private let writerFactories: [@Sendable (String) throws -> any RecordWriter] = [
-    { try NDJSONWriter(path: $0) }, { try JSONArrayWriter(path: $0) },
+    { try JSONWriter(path: $0, layout: .ndjson) }, { try JSONWriter(path: $0, layout: .array) },
 ]
 
 /// Copies every record of `source` to `writer` under `columns`, and finishes it.

@@ -58,8 +58,8 @@ public enum RecordFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     public func openWriter(path: String, dialect: CSVDialect? = nil) throws -> any RecordWriter {
         switch self {
         case .csv, .tsv: return try CSVWriter(path: path, dialect: dialect ?? defaultDialect ?? .csv)
-        case .ndjson: return try NDJSONWriter(path: path)
-        case .json: return try JSONArrayWriter(path: path)
+        case .ndjson: return try JSONWriter(path: path, layout: .ndjson)
+        case .json: return try JSONWriter(path: path, layout: .array)
         }
     }
 }

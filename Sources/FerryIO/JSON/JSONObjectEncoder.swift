@@ -1,5 +1,5 @@
-/// Writes records as compact JSON objects, one field at a time: the part ``NDJSONWriter`` and ``JSONArrayWriter``
-/// share. They differ only in what goes around the objects, which ``Framing`` names.
+/// Writes records as compact JSON objects, one field at a time: the engine of ``JSONWriter``. Its two layouts differ
+/// only in what goes around the objects.
 ///
 /// Strings are escaped (`"`, `\`, and control characters; other text, non-ASCII included, goes out as it is) and
 /// checked to be UTF-8; numbers, booleans and JSON text are written as given; nulls and missing columns as `null`.
@@ -8,14 +8,6 @@
 /// value) and handed to the output in one write, and the encoder's state sits behind a stable pointer: a field
 /// costs no allocation and few calls into ``OutputFile``.
 final class JSONObjectEncoder {
-    /// What surrounds the objects.
-    enum Framing {
-        /// One object per line.
-        case lines
-        /// `[`, a line break, objects separated by `,` and a line break, a line break and `]`; `[]` when empty.
-        case array
-    }
-
     /// The encoder's mutable state; see the type's discussion for why it is behind a pointer.
     private struct State {
         /// `"key":` for the first column and `,"key":` for the others, escaped, back to back; column `i`'s ends
@@ -30,7 +22,7 @@ final class JSONObjectEncoder {
     }
 
     let output: OutputFile
-    private let framing: Framing
+    private let layout: JSONWriter.Layout
     private let state: UnsafeMutablePointer<State>
     /// Where a field is formatted before it goes to the output, ``chunkBytes`` long.
     private let scratch: UnsafeMutableRawPointer
@@ -38,9 +30,9 @@ final class JSONObjectEncoder {
     /// Fields up to this size (after escaping, at worst) are formatted in one step; larger values go in chunks.
     private static let chunkBytes = 16 * 1024
 
-    init(output: OutputFile, framing: Framing) {
+    init(output: OutputFile, layout: JSONWriter.Layout) {
         self.output = output
-        self.framing = framing
+        self.layout = layout
         state = .allocate(capacity: 1)
         state.initialize(to: State())
         scratch = .allocate(byteCount: Self.chunkBytes, alignment: 8)
@@ -139,7 +131,7 @@ final class JSONObjectEncoder {
         while state.pointee.fieldIndex < state.pointee.keyEnds.count {
             try writeField(UnsafeRawBufferPointer(start: nil, count: 0), kind: .null)
         }
-        if case .lines = framing {
+        if case .ndjson = layout {
             try output.write(UnsafeRawBufferPointer(start: objectEndLineText.utf8Start, count: 2))
         } else {
             try output.write(byte: JSONBytes.closeBrace)
@@ -149,19 +141,19 @@ final class JSONObjectEncoder {
         state.pointee.recordsWritten += 1
     }
 
-    /// Closes the framing and moves the output into place.
+    /// Closes the layout and moves the output into place.
     ///
     /// - Throws: ``FerryIOError`` when writing, syncing or renaming fails.
     func finish() throws {
         precondition(!state.pointee.isInsideRecord, "finish() called inside a record; call endRecord() first")
-        if case .array = framing {
+        if case .array = layout {
             try output.write(state.pointee.recordsWritten == 0 ? "[]\n" : "\n]\n")
         }
         try output.commit()
     }
 
     private func openRecord() throws {
-        if case .array = framing { try output.write(state.pointee.recordsWritten == 0 ? "[\n" : ",\n") }
+        if case .array = layout { try output.write(state.pointee.recordsWritten == 0 ? "[\n" : ",\n") }
         try output.write(byte: JSONBytes.openBrace)
         state.pointee.isInsideRecord = true
     }

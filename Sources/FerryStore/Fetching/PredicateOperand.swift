@@ -127,23 +127,16 @@ extension PredicateSQLFunctions {
     }
 }
 
-extension AttributeValue {
-    /// `an integer`, `a string`…, for messages (never the value itself: values may be row data).
-    var kindName: String {
-        switch self {
-        case .integer: "an integer"
-        case .double: "a double"
-        case .decimal: "a decimal"
-        case .string: "a string"
-        case .boolean: "a boolean"
-        case .date: "a date"
-        case .binary: "binary data"
-        case .uuid: "a UUID"
-        case .uri: "a URI"
-        case .transformable: "a transformable value"
-        }
-    }
 
+extension AttributeType {
+    /// Whether the store can evaluate predicates on this type: transformable values are opaque to SQL.
+    var isPredicateComparable: Bool {
+        if case .transformable = self { return false }
+        return true
+    }
+}
+
+extension AttributeValue {
     /// The value as SQLite stores it when nothing says otherwise (a constant compared with a constant).
     var storageValue: SQLiteValue {
         switch self {
@@ -157,13 +150,5 @@ extension AttributeValue {
         case .uuid(let uuid): .text(uuid.uuidString.lowercased())
         case .uri(let url): .text(url.absoluteString)
         }
-    }
-}
-
-extension AttributeType {
-    /// Whether the store can evaluate predicates on this type: transformable values are opaque to SQL.
-    var isPredicateComparable: Bool {
-        if case .transformable = self { return false }
-        return true
     }
 }

@@ -17,3 +17,21 @@ public enum AttributeValue: Sendable, Hashable {
     /// A transformable value, already encoded by its transformer.
     case transformable(Data)
 }
+
+extension AttributeValue {
+    /// `an integer`, `a string`…, for messages (never the value itself: values may be row data).
+    var kindName: String {
+        switch self {
+        case .integer: "an integer"
+        case .double: "a double"
+        case .decimal: "a decimal"
+        case .string: "a string"
+        case .boolean: "a boolean"
+        case .date: "a date"
+        case .binary: "binary data"
+        case .uuid: "a UUID"
+        case .uri: "a URI"
+        case .transformable: "a transformable value"
+        }
+    }
+}

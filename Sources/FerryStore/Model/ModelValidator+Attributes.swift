@@ -113,7 +113,7 @@ extension ModelValidator {
         let type = attribute.type
         guard Self.value(value, fits: type) else {
             error(
-                .invalidDefault, "the default is \(Self.kind(of: value)), but the type is \(type.name)", element,
+                .invalidDefault, "the default is \(value.kindName), but the type is \(type.name)", element,
                 key: "default")
             return
         }
@@ -175,22 +175,6 @@ extension ModelValidator {
         case (.boolean, .boolean), (.date, .date), (.binary, .binary), (.uuid, .uuid), (.uri, .uri): true
         case (.transformable, .transformable): true
         default: false
-        }
-    }
-
-    /// `an integer`, `a string`…, for messages.
-    static func kind(of value: AttributeValue) -> String {
-        switch value {
-        case .integer: "an integer"
-        case .double: "a double"
-        case .decimal: "a decimal"
-        case .string: "a string"
-        case .boolean: "a boolean"
-        case .date: "a date"
-        case .binary: "binary data"
-        case .uuid: "a UUID"
-        case .uri: "a URI"
-        case .transformable: "a transformable value"
         }
     }
 

@@ -1,18 +1,29 @@
-/// Writes records as NDJSON: one compact JSON object per line, keys from ``begin(columns:)``.
+/// Writes records as JSON: NDJSON (one compact object per line) or one JSON array of compact objects, with the
+/// keys given to ``begin(columns:)``.
 ///
 /// Strings are JSON-escaped (`"`, `\` and control characters; non-ASCII text stays as it is); numbers, booleans
 /// and ``FieldKind/json`` text are written as given; nulls, and columns a record does not reach, as `null`.
-/// Output goes to a temporary file that ``finish()`` renames into place (see ``OutputFile``).
+/// Output goes to a temporary file that ``finish()`` renames into place (see ``OutputFile``), so a reader never
+/// sees half a file or an array without its closing bracket.
 ///
 /// ```swift
-/// let writer = try NDJSONWriter(path: "out.ndjson")
+/// let writer = try JSONWriter(path: "out.ndjson", layout: .ndjson)
 /// try writer.begin(columns: ["sku", "price"])
 /// try writer.writeField("SKU-1")
 /// try writer.writeField(priceBytes, kind: .number)
 /// try writer.endRecord()                  // {"sku":"SKU-1","price":12.50}
 /// try writer.finish()
 /// ```
-public final class NDJSONWriter: RecordWriter {
+public final class JSONWriter: RecordWriter {
+    /// How the objects are laid out.
+    public enum Layout: Sendable, Hashable {
+        /// One object per line.
+        case ndjson
+        /// `[`, a line break, the objects separated by `,` and a line break, a line break, `]` and a final line
+        /// break; no records give `[]` and a line break.
+        case array
+    }
+
     /// The destination path as given; `-` means standard output.
     public var path: String { encoder.output.path }
     /// Records written so far.
@@ -23,13 +34,13 @@ public final class NDJSONWriter: RecordWriter {
     /// Creates a writer for `path`; `-` writes to standard output.
     ///
     /// - Throws: ``FerryIOError`` when the output cannot be created.
-    public convenience init(path: String) throws {
-        self.init(output: try OutputFile(path: path))
+    public convenience init(path: String, layout: Layout) throws {
+        self.init(output: try OutputFile(path: path), layout: layout)
     }
 
     /// Creates a writer on an opened output.
-    public init(output: OutputFile) {
-        encoder = JSONObjectEncoder(output: output, framing: .lines)
+    public init(output: OutputFile, layout: Layout) {
+        encoder = JSONObjectEncoder(output: output, layout: layout)
     }
 
     /// Takes the keys of every record, in order. Writes nothing yet.
@@ -47,14 +58,14 @@ public final class NDJSONWriter: RecordWriter {
         try encoder.writeField(bytes, kind: kind)
     }
 
-    /// Ends the current record and its line; columns not written are `null`.
+    /// Ends the current record; columns not written are `null`.
     ///
     /// - Throws: ``FerryIOError`` when writing fails.
     public func endRecord() throws {
         try encoder.endRecord()
     }
 
-    /// Flushes, syncs and renames the output into place.
+    /// Closes the array (for ``Layout/array``), flushes, syncs and renames the output into place.
     ///
     /// - Throws: ``FerryIOError`` when any step fails; the destination is then untouched.
     public func finish() throws {

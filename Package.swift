@@ -48,7 +48,6 @@ let package = Package(
             dependencies: [
                 "FerryIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

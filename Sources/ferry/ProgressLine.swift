@@ -7,7 +7,6 @@ final class ProgressLine {
     private var lastShown = Date.distantPast
     private var shown = false
 
-    init(totalBytes: Int?) {}
 
     /// Shows the counts, at most four times a second.
     func update(records: Int, bytesRead: Int) {

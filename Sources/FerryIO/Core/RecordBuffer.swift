@@ -10,13 +10,37 @@
 /// for every field, and plain memory spares them Swift's dynamic exclusivity checks on class properties.
 package final class RecordBuffer {
     /// One field: where its value (and, for JSON, its name) lives in ``bytes``.
+    ///
+    /// Offsets are stored in 32 bits, so a slot takes 20 bytes instead of 40: parsers write one per field, and the
+    /// storage only ever holds a chunk of records plus one record of at most the readers' 16 MiB limit.
     package struct Slot {
-        package var start: Int
-        package var count: Int
-        package var nameStart: Int
-        package var nameCount: Int
+        private var storedStart: Int32
+        private var storedCount: Int32
+        private var storedNameStart: Int32
+        private var storedNameCount: Int32
         package var kind: FieldKind
         package var isQuoted: Bool
+
+        @inline(__always)
+        init(start: Int, count: Int, nameStart: Int, nameCount: Int, kind: FieldKind, isQuoted: Bool) {
+            storedStart = Int32(truncatingIfNeeded: start)
+            storedCount = Int32(truncatingIfNeeded: count)
+            storedNameStart = Int32(truncatingIfNeeded: nameStart)
+            storedNameCount = Int32(truncatingIfNeeded: nameCount)
+            self.kind = kind
+            self.isQuoted = isQuoted
+        }
+
+        package var start: Int {
+            get { Int(storedStart) }
+            set { storedStart = Int32(newValue) }
+        }
+        package var count: Int { Int(storedCount) }
+        package var nameStart: Int {
+            get { Int(storedNameStart) }
+            set { storedNameStart = Int32(newValue) }
+        }
+        package var nameCount: Int { Int(storedNameCount) }
     }
 
     /// The buffer's state; see the type's discussion for why it is not stored properties.

@@ -2,9 +2,9 @@ internal import CSQLite3
 public import Logging
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 /// One SQLite database connection: the only place in Ferry that owns a `sqlite3*`.
@@ -70,7 +70,8 @@ public final class Connection {
         }
         handle = opened
         sqlite3_extended_result_codes(handle, 1)
-        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds =
+            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
         if mode == .readWrite && path != ":memory:" {
             try execute("PRAGMA journal_mode = WAL")
@@ -143,7 +144,8 @@ public final class Connection {
     func error(_ status: Int32, sql: String?) -> SQLiteError {
         var code = sqlite3_extended_errcode(handle)
         if code & 0xFF != status & 0xFF { code = status }
-        return SQLiteError(extendedCode: .init(rawValue: code), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        return SQLiteError(
+            extendedCode: .init(rawValue: code), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
 
     private func compileOptions() -> String {
@@ -159,15 +161,17 @@ public final class Connection {
     /// Logs every statement's SQL (never its bound values) and duration.
     private func installTrace() {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_PROFILE), { _, context, statement, elapsed in
-            guard let context, let statement, let elapsed else { return 0 }
-            let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
-            let nanoseconds = elapsed.load(as: Int64.self)
-            let sql = sqlite3_sql(OpaquePointer(statement)).map { String(cString: $0) } ?? "?"
-            let milliseconds = Double(nanoseconds) / 1_000_000
-            connection.logger.info("SQL \(milliseconds.formatted3) ms: \(sql)")
-            return 0
-        }, context)
+        sqlite3_trace_v2(
+            handle, UInt32(SQLITE_TRACE_PROFILE),
+            { _, context, statement, elapsed in
+                guard let context, let statement, let elapsed else { return 0 }
+                let connection = Unmanaged<Connection>.fromOpaque(context).takeUnretainedValue()
+                let nanoseconds = elapsed.load(as: Int64.self)
+                let sql = sqlite3_sql(OpaquePointer(statement)).map { String(cString: $0) } ?? "?"
+                let milliseconds = Double(nanoseconds) / 1_000_000
+                connection.logger.info("SQL \(milliseconds.formatted3) ms: \(sql)")
+                return 0
+            }, context)
     }
 }
 

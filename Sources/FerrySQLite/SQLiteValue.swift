@@ -38,7 +38,8 @@ public enum SQLiteValue: Sendable, Hashable, CustomStringConvertible {
         case .null: "NULL"
         case .integer(let value): String(value)
         case .real(let value): String(value)
-        case .text(let value): "'" + value.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
+        case .text(let value):
+            "'" + value.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
         case .blob(let bytes): "x'" + bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() + "'"
         }
     }

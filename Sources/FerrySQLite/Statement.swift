@@ -83,7 +83,8 @@ public final class Statement {
 
     /// Binds a blob from borrowed bytes; SQLite copies them.
     public func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int) throws {
-        try check(sqlite3_bind_blob(handle, Int32(index), bytes.baseAddress, Int32(bytes.count), ferry_sqlite_transient()))
+        try check(
+            sqlite3_bind_blob(handle, Int32(index), bytes.baseAddress, Int32(bytes.count), ferry_sqlite_transient()))
     }
 
     /// Binds any value.

@@ -7,7 +7,6 @@ final class ProgressLine {
     private var lastShown = Date.distantPast
     private var shown = false
 
-
     /// Shows the counts, at most four times a second.
     func update(records: Int, bytesRead: Int) {
         guard enabled else { return }

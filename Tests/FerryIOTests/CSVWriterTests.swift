@@ -112,7 +112,8 @@ struct OutputFileTests {
         #expect {
             try OutputFile(path: "/nonexistent-folder/out.csv")
         } throws: { error in
-            (error as? FerryIOError)?.code == .fileNotFound && (error as? FerryIOError)?.file == "/nonexistent-folder/out.csv"
+            (error as? FerryIOError)?.code == .fileNotFound
+                && (error as? FerryIOError)?.file == "/nonexistent-folder/out.csv"
         }
     }
 }

@@ -11,7 +11,8 @@ struct RecordCopierTests {
             let input = try TestSupport.write(Array(ndjson.utf8), to: "in.ndjson", in: folder)
             let output = folder.appendingPathComponent("out.csv").path
             let columns =
-                collectingColumns ? try RecordCopier.collectFieldNames(from: JSONReader(path: input, layout: .ndjson)) : nil
+                collectingColumns
+                ? try RecordCopier.collectFieldNames(from: JSONReader(path: input, layout: .ndjson)) : nil
             let copier = RecordCopier(
                 from: try JSONReader(path: input, layout: .ndjson), to: try CSVWriter(path: output), columns: columns)
             _ = try copier.copyAll()

@@ -88,7 +88,8 @@ struct PredicateComparisonSQLTests {
         #expect(try fixture.keys("name IN[cd] {'coffee', 'cafe'}") == [1, 2, 3])
         #expect(try fixture.keys("SELF IN {1, 3}") == [1, 3])
         #expect(try fixture.keys("SELF == 2") == [2])
-        let compiled = try FetchPredicate(format: "sku IN %@", ["A-1", "B-2", "C-1"]).sql(for: "Product", in: fixture.schema)
+        let compiled = try FetchPredicate(format: "sku IN %@", ["A-1", "B-2", "C-1"]).sql(
+            for: "Product", in: fixture.schema)
         #expect(compiled.whereClause == #""t0"."sku" IN (?, ?, ?)"#)
         #expect(compiled.bindings == [.text("A-1"), .text("B-2"), .text("C-1")])
     }

@@ -94,7 +94,9 @@ struct PredicateCompileErrorTests {
         #expect(variable.code == .unboundVariable)
         #expect(variable.message == "$MIN_PRICE has no value: substitute it before compiling")
         #expect(try fixture.compileError("sku IN {$A}")?.code == .unboundVariable)
-        #expect(throws: FetchPredicateError.self) { try FetchPredicate.truePredicate.sql(for: "Nope", in: fixture.schema) }
+        #expect(throws: FetchPredicateError.self) {
+            try FetchPredicate.truePredicate.sql(for: "Nope", in: fixture.schema)
+        }
         do {
             _ = try FetchPredicate.truePredicate.sql(for: "Nope", in: fixture.schema)
         } catch let error as FetchPredicateError {

@@ -40,7 +40,8 @@ struct PredicateFormatTests {
     @Test func theDescriptionUsesCanonicalSpellings() throws {
         #expect(try FetchPredicate(format: "a = 'x' && b <> 2").description == #"a == "x" AND b != 2"#)
         #expect(try FetchPredicate(format: "some tags.label ==[dc] 'x'").description == #"ANY tags.label ==[cd] "x""#)
-        #expect(try FetchPredicate(format: "a == 1 or b == 2 and c == 3").description == "a == 1 OR (b == 2 AND c == 3)")
+        #expect(
+            try FetchPredicate(format: "a == 1 or b == 2 and c == 3").description == "a == 1 OR (b == 2 AND c == 3)")
         #expect(try FetchPredicate(format: "a == yes OR b == null").description == "a == TRUE OR b == nil")
         #expect(try FetchPredicate(format: "%K == %@", "in", "it's").description == #"#in == "it's""#)
     }
@@ -94,7 +95,8 @@ struct PredicateFormatTests {
             try FetchPredicate.conjunction([.keyPath("a") == 1, .keyPath("b") == 2, .keyPath("c") == 3])
                 == FetchPredicate(format: "a == 1 AND b == 2 AND c == 3"))
         #expect(
-            try FetchPredicate.disjunction([.keyPath("a") == 1, .keyPath("b") == 2]) == FetchPredicate(format: "a == 1 OR b == 2")
+            try FetchPredicate.disjunction([.keyPath("a") == 1, .keyPath("b") == 2])
+                == FetchPredicate(format: "a == 1 OR b == 2")
         )
     }
 
@@ -125,13 +127,15 @@ struct PredicateFormatTests {
     }
 
     @Test func substitutionReplacesVariablesWithValuesAndArrays() throws {
-        let template = try FetchPredicate(format: "price >= $MIN_PRICE AND sku IN $SKUS AND note == $NOTE OR x == $LEFT")
+        let template = try FetchPredicate(
+            format: "price >= $MIN_PRICE AND sku IN $SKUS AND note == $NOTE OR x == $LEFT")
         #expect(template.variableNames == ["MIN_PRICE", "SKUS", "NOTE", "LEFT"])
         let filled = template.substituting([
             "MIN_PRICE": .double(10), "SKUS": ["A-1", "A-2"], "NOTE": nil, "UNUSED": 1,
         ])
         #expect(
-            try filled == FetchPredicate(format: "price >= 10.0 AND sku IN {'A-1', 'A-2'} AND note == nil OR x == $LEFT"))
+            try filled
+                == FetchPredicate(format: "price >= 10.0 AND sku IN {'A-1', 'A-2'} AND note == nil OR x == $LEFT"))
         #expect(filled.variableNames == ["LEFT"])
         #expect(template.variableNames.count == 4, "substituting returns a new predicate")
         let nested = try FetchPredicate(format: "a IN {$X, 2}").substituting(["X": 1])

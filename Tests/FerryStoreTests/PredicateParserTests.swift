@@ -27,7 +27,8 @@ struct PredicateParserTests {
 
     @Test func aComparisonIsAKeyPathAnOperatorAndAConstant() throws {
         #expect(
-            try FetchPredicate(format: "price > 10") == comparison(.keyPath("price"), .greaterThan, .constant(.integer(10))))
+            try FetchPredicate(format: "price > 10")
+                == comparison(.keyPath("price"), .greaterThan, .constant(.integer(10))))
         #expect(
             try FetchPredicate(format: "category.name == 'Tea'")
                 == comparison(.keyPath("category.name"), .equalTo, .constant(.string("Tea"))))
@@ -82,14 +83,17 @@ struct PredicateParserTests {
         for (spelling, op) in operators {
             #expect(try FetchPredicate(format: "x \(spelling) y") == comparison(.keyPath("x"), op, .keyPath("y")))
         }
-        let modifiers: [(String, FetchPredicate.Modifier)] = [("ANY", .any), ("SOME", .any), ("ALL", .all), ("NONE", .none)]
+        let modifiers: [(String, FetchPredicate.Modifier)] = [
+            ("ANY", .any), ("SOME", .any), ("ALL", .all), ("NONE", .none),
+        ]
         for (spelling, modifier) in modifiers {
             #expect(
                 try FetchPredicate(format: "\(spelling) tags.label == 'x'")
                     == comparison(.keyPath("tags.label"), .equalTo, .constant(.string("x")), modifier: modifier))
         }
         #expect(
-            try FetchPredicate(format: "a ==[c] 'x'") == comparison(.keyPath("a"), .equalTo, "x", options: .caseInsensitive))
+            try FetchPredicate(format: "a ==[c] 'x'")
+                == comparison(.keyPath("a"), .equalTo, "x", options: .caseInsensitive))
         #expect(
             try FetchPredicate(format: "a ==[d] 'x'")
                 == comparison(.keyPath("a"), .equalTo, "x", options: .diacriticInsensitive))
@@ -145,7 +149,8 @@ struct PredicateParserTests {
         #expect(try FetchPredicate(format: "a == %lf", 2) == comparison(.keyPath("a"), .equalTo, .constant(.double(2))))
         #expect(try FetchPredicate(format: "a IN %@", ["x", 1, nil]) == comparison(.keyPath("a"), .in, ["x", 1, nil]))
         #expect(try FetchPredicate(format: "a == %@", nil) == comparison(.keyPath("a"), .equalTo, nil))
-        #expect(try FetchPredicate(format: "a == '%@'") == comparison(.keyPath("a"), .equalTo, "%@"), "quoted %@ is text")
+        #expect(
+            try FetchPredicate(format: "a == '%@'") == comparison(.keyPath("a"), .equalTo, "%@"), "quoted %@ is text")
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         #expect(
             try FetchPredicate(format: "a > %@", .date(date))
@@ -216,7 +221,9 @@ struct PredicateParserTests {
         // "e\u{301}" is one character of two scalars; the error is still at the 12th character.
         let error = try #require(syntaxError("cafe\u{301} == 'é' ~"))
         #expect(error.column == 13)
-        #expect(try FetchPredicate(format: "name == 'Cafe\u{301}'") == comparison(.keyPath("name"), .equalTo, "Cafe\u{301}"))
+        #expect(
+            try FetchPredicate(format: "name == 'Cafe\u{301}'") == comparison(.keyPath("name"), .equalTo, "Cafe\u{301}")
+        )
         #expect(
             try FetchPredicate(format: "name == \"\u{301}x\"") == comparison(.keyPath("name"), .equalTo, "\u{301}x"),
             "a quote followed by a combining mark still opens the string")

@@ -19,7 +19,8 @@ struct PredicateRelationshipSQLTests {
         #expect(try fixture.keys("category.name == 'Tea'") == [3, 4, 9, 10])
         #expect(try fixture.keys("category.parent.name == 'Coffee'") == [5, 7, 8])
         #expect(try fixture.keys("category.name != 'Tea'") == [1, 2, 5, 6, 7, 8], "no category differs from Tea")
-        let compiled = try FetchPredicate(format: "category.parent.name == 'Coffee'").sql(for: "Product", in: fixture.schema)
+        let compiled = try FetchPredicate(format: "category.parent.name == 'Coffee'").sql(
+            for: "Product", in: fixture.schema)
         #expect(
             compiled.fromClause == #""Product" AS "t0" LEFT JOIN "Category" AS "t1" ON "t1"."_pk" = "t0"."category" "#
                 + #"LEFT JOIN "Category" AS "t2" ON "t2"."_pk" = "t1"."parent""#)
@@ -106,7 +107,8 @@ struct PredicateRelationshipSQLTests {
         #expect(
             try startsWithA.sql(for: "Person", in: schema, includesSubentities: false).whereClause
                 == #""t0"."_ent" = 4 AND "t0"."firstName" GLOB ?"#)
-        #expect(try FetchPredicate.truePredicate.sql(for: "Employee", in: schema).whereClause == #""t0"."_ent" IN (5, 6)"#)
+        #expect(
+            try FetchPredicate.truePredicate.sql(for: "Employee", in: schema).whereClause == #""t0"."_ent" IN (5, 6)"#)
         #expect(try FetchPredicate.truePredicate.sql(for: "Product", in: schema).whereClause == "1")
     }
 

@@ -55,7 +55,8 @@ struct PredicateStringSQLTests {
     ])
     func wildcardAndQuoteCharactersInAValueMatchLiterally(value: String, expected: [Int64]) throws {
         #expect(try fixture.keys("name CONTAINS %@", .string(value)) == expected)
-        let compiled = try FetchPredicate(format: "name CONTAINS %@", .string(value)).sql(for: "Product", in: fixture.schema)
+        let compiled = try FetchPredicate(format: "name CONTAINS %@", .string(value)).sql(
+            for: "Product", in: fixture.schema)
         #expect(compiled.whereClause == #""t0"."name" GLOB ?"#)
     }
 

@@ -24,8 +24,9 @@ struct StoreMetadataTests {
             #expect(metadata.modelHash == model.versionHash)
             #expect(metadata.formatVersion == 1)
             #expect(try StoreMetadata.read(connection) == metadata)
-            #expect(try connection.prepare("SELECT ent, name, parent, table_name FROM ferry_entities").fetchAll()
-                == [Row([.integer(1), .text("Category"), .null, .text("Category")])])
+            #expect(
+                try connection.prepare("SELECT ent, name, parent, table_name FROM ferry_entities").fetchAll()
+                    == [Row([.integer(1), .text("Category"), .null, .text("Category")])])
             try connection.execute("INSERT INTO Category (_ent, name) VALUES (1, 'Tea')")
         }
     }

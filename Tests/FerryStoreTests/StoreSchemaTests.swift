@@ -12,7 +12,9 @@ struct StoreSchemaTests {
             name: "Category",
             attributes: [AttributeDescription(name: "name", type: .string, isOptional: false)],
             relationships: [
-                RelationshipDescription(name: "products", destinationEntity: "Product", inverseName: "category", isToMany: true, isOrdered: true)
+                RelationshipDescription(
+                    name: "products", destinationEntity: "Product", inverseName: "category", isToMany: true,
+                    isOrdered: true)
             ],
             uniquenessConstraints: [["name"]]),
         EntityDescription(
@@ -24,21 +26,25 @@ struct StoreSchemaTests {
             ],
             relationships: [
                 RelationshipDescription(name: "category", destinationEntity: "Category", inverseName: "products"),
-                RelationshipDescription(name: "tags", destinationEntity: "Tag", inverseName: "products", isToMany: true),
+                RelationshipDescription(
+                    name: "tags", destinationEntity: "Tag", inverseName: "products", isToMany: true),
             ],
             uniquenessConstraints: [["sku"]]),
         EntityDescription(
             name: "Tag", attributes: [AttributeDescription(name: "label", type: .string)],
             relationships: [
-                RelationshipDescription(name: "products", destinationEntity: "Product", inverseName: "tags", isToMany: true)
+                RelationshipDescription(
+                    name: "products", destinationEntity: "Product", inverseName: "tags", isToMany: true)
             ]),
         EntityDescription(
             name: "Person", isAbstract: true,
             attributes: [
-                AttributeDescription(name: "firstName", type: .string), AttributeDescription(name: "lastName", type: .string),
+                AttributeDescription(name: "firstName", type: .string),
+                AttributeDescription(name: "lastName", type: .string),
             ]),
         EntityDescription(
-            name: "Employee", parentEntity: "Person", attributes: [AttributeDescription(name: "badge", type: .integer32)],
+            name: "Employee", parentEntity: "Person",
+            attributes: [AttributeDescription(name: "badge", type: .integer32)],
             uniquenessConstraints: [["firstName", "lastName"]]),
     ])
 
@@ -68,7 +74,9 @@ struct StoreSchemaTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(try columns(of: "Category", in: connection) == ["_pk", "_ent", "_opt", "name"])
         #expect(
-            try columns(of: "Product", in: connection) == ["_pk", "_ent", "_opt", "sku", "price", "category", "_order_category"])
+            try columns(of: "Product", in: connection) == [
+                "_pk", "_ent", "_opt", "sku", "price", "category", "_order_category",
+            ])
         #expect(try columns(of: "Person", in: connection) == ["_pk", "_ent", "_opt", "firstName", "lastName", "badge"])
         #expect(try columns(of: "Product_tags", in: connection) == ["source", "destination"])
         #expect(try columns(of: "Tag_products", in: connection).isEmpty, "only one side owns a many-to-many table")
@@ -89,7 +97,8 @@ struct StoreSchemaTests {
     @Test func aSubentityConstraintOnlyCoversThatSubentitysRows() throws {
         let (connection, folder) = try createdDatabase()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try connection.execute("INSERT INTO Person (_ent, firstName, lastName) VALUES (4, 'Ada', 'Byron'), (4, 'Ada', 'Byron')")
+        try connection.execute(
+            "INSERT INTO Person (_ent, firstName, lastName) VALUES (4, 'Ada', 'Byron'), (4, 'Ada', 'Byron')")
         try connection.execute("INSERT INTO Person (_ent, firstName, lastName) VALUES (5, 'Ada', 'Byron')")
         #expect(throws: SQLiteError.self) {
             try connection.execute("INSERT INTO Person (_ent, firstName, lastName) VALUES (5, 'Ada', 'Byron')")
@@ -99,8 +108,10 @@ struct StoreSchemaTests {
     @Test func foreignKeysAndIndexedAttributesAreIndexed() throws {
         let (connection, folder) = try createdDatabase()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let names = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Product' ORDER BY name")
-            .fetchAll().compactMap { $0[0].text }
+        let names = try connection.prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Product' ORDER BY name"
+        )
+        .fetchAll().compactMap { $0[0].text }
         #expect(names.contains("Product_fk_category"))
         #expect(names.contains("Product_index_price"))
         #expect(names.contains("Product_unique_sku"))
@@ -111,7 +122,8 @@ struct StoreSchemaTests {
             EntityDescription(
                 name: "Person",
                 relationships: [
-                    RelationshipDescription(name: "friends", destinationEntity: "Person", inverseName: "friends", isToMany: true)
+                    RelationshipDescription(
+                        name: "friends", destinationEntity: "Person", inverseName: "friends", isToMany: true)
                 ])
         ])
         #expect(StoreSchema(model: model).joinTables.map(\.name) == ["Person_friends"])
@@ -129,8 +141,10 @@ struct StoreSchemaTests {
         ])
         let connection = try Connection(path: ":memory:")
         for statement in StoreSchema(model: model).createStatements { try connection.execute(statement) }
-        let names = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'T' ORDER BY name")
-            .fetchAll().compactMap { $0[0].text }
+        let names = try connection.prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'T' ORDER BY name"
+        )
+        .fetchAll().compactMap { $0[0].text }
         #expect(names == ["T_index__ent", "T_index_a_b", "T_index_a_b_2"])
     }
 

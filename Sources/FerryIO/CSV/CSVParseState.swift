@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 /// What libcsv's callbacks write into while `csv_parse` runs: the fields of the record in progress, the

@@ -1,9 +1,9 @@
 internal import CLibCSV
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 /// Reads CSV or TSV records from a file or standard input, streaming, on libcsv's push parser.

@@ -50,8 +50,9 @@ public final class CSVWriter: RecordWriter {
     }
 
     /// Creates a writer on an opened output.
-    public init(output: OutputFile, dialect: CSVDialect = .csv, quoting: Quoting = .minimal, lineEnding: LineEnding = .lf)
-    {
+    public init(
+        output: OutputFile, dialect: CSVDialect = .csv, quoting: Quoting = .minimal, lineEnding: LineEnding = .lf
+    ) {
         self.output = output
         delimiter = dialect.delimiter
         quote = dialect.quote

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 /// Checks UTF-8 incrementally over buffers that may split a character, and rejects NUL bytes.

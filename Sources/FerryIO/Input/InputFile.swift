@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 /// A file (or standard input) opened for sequential reading into caller-owned buffers.
@@ -69,8 +69,8 @@ public final class InputFile {
 @inline(__always)
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
-    return Glibc.read(descriptor, buffer, count)
+        return Glibc.read(descriptor, buffer, count)
     #else
-    return Darwin.read(descriptor, buffer, count)
+        return Darwin.read(descriptor, buffer, count)
     #endif
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 /// A buffered output that appears at its path only when complete.
@@ -171,8 +171,8 @@ public final class OutputFile {
 @inline(__always)
 private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
-    return Glibc.write(descriptor, buffer, count)
+        return Glibc.write(descriptor, buffer, count)
     #else
-    return Darwin.write(descriptor, buffer, count)
+        return Darwin.write(descriptor, buffer, count)
     #endif
 }

@@ -23,7 +23,8 @@ struct PredicateComparer {
     }
 
     func compare(
-        _ lhs: PredicateOperand, _ comparison: FetchPredicate.Operator, _ rhs: PredicateOperand, options: FetchPredicate.Options
+        _ lhs: PredicateOperand, _ comparison: FetchPredicate.Operator, _ rhs: PredicateOperand,
+        options: FetchPredicate.Options
     ) throws -> PredicateSQLFragment {
         switch comparison {
         case .between: return try between(lhs, rhs, options: options)
@@ -37,7 +38,8 @@ struct PredicateComparer {
 
     /// `==`, `!=`, `<`, `<=`, `>`, `>=`. `!=` is `IS NOT`, so that objects without a value differ from any value.
     private func order(
-        _ lhs: PredicateOperand, _ comparison: FetchPredicate.Operator, _ rhs: PredicateOperand, options: FetchPredicate.Options
+        _ lhs: PredicateOperand, _ comparison: FetchPredicate.Operator, _ rhs: PredicateOperand,
+        options: FetchPredicate.Options
     ) throws -> PredicateSQLFragment {
         for (side, other) in [(rhs, lhs), (lhs, rhs)] {
             guard case .constant(nil) = side.kind else { continue }
@@ -66,7 +68,8 @@ struct PredicateComparer {
 
     /// The SQL of two operands compared with each other, with constants encoded for the other side's column.
     private func values(
-        _ lhs: PredicateOperand, _ rhs: PredicateOperand, options: FetchPredicate.Options, comparison: FetchPredicate.Operator
+        _ lhs: PredicateOperand, _ rhs: PredicateOperand, options: FetchPredicate.Options,
+        comparison: FetchPredicate.Operator
     ) throws -> (PredicateSQLFragment, PredicateSQLFragment) {
         switch (lhs.kind, rhs.kind) {
         case (.column(let left, let leftKind), .column(let right, let rightKind)):
@@ -99,7 +102,8 @@ struct PredicateComparer {
     }
 
     /// `value` bound as a parameter, encoded (and folded for `[c]`/`[d]`) for `column`'s kind.
-    private func parameter(_ value: AttributeValue, for column: PredicateOperand, _ options: FetchPredicate.Options) throws
+    private func parameter(_ value: AttributeValue, for column: PredicateOperand, _ options: FetchPredicate.Options)
+        throws
         -> PredicateSQLFragment
     {
         guard case .column(_, let kind) = column.kind, let encoded = kind.encode(value) else {
@@ -164,7 +168,8 @@ struct PredicateComparer {
     /// BEGINSWITH, ENDSWITH, CONTAINS and LIKE as `column GLOB ?` (case-sensitive and Unicode-aware, unlike SQLite's
     /// LIKE) with the value's `*`, `?` and `[` escaped; MATCHES through `ferry_regexp`.
     private func match(
-        _ lhs: PredicateOperand, _ comparison: FetchPredicate.Operator, _ rhs: PredicateOperand, options: FetchPredicate.Options
+        _ lhs: PredicateOperand, _ comparison: FetchPredicate.Operator, _ rhs: PredicateOperand,
+        options: FetchPredicate.Options
     ) throws -> PredicateSQLFragment {
         guard case .column(let sql, let kind) = lhs.kind else {
             throw error(.unsupported, "\(comparison.rawValue) needs a key path on its left, not \(describe(lhs))")

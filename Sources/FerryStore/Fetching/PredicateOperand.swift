@@ -127,7 +127,6 @@ extension PredicateSQLFunctions {
     }
 }
 
-
 extension AttributeType {
     /// Whether the store can evaluate predicates on this type: transformable values are opaque to SQL.
     var isPredicateComparable: Bool {

@@ -75,7 +75,9 @@ struct PredicateParser {
         _ = advance()
     }
 
-    private func error(_ message: String, at column: Int, code: FetchPredicateError.Code = .syntax) -> FetchPredicateError {
+    private func error(_ message: String, at column: Int, code: FetchPredicateError.Code = .syntax)
+        -> FetchPredicateError
+    {
         FetchPredicateError(code: code, message: message, format: format, column: column)
     }
 

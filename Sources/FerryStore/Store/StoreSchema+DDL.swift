@@ -22,8 +22,10 @@ extension StoreSchema {
         for root in roots {
             let table = root.name
             let hierarchy = [root.name] + model.subentities(of: root.name)
-            var columns = ["\(SQL.identifier("_pk")) INTEGER PRIMARY KEY", "\(SQL.identifier("_ent")) INTEGER NOT NULL",
-                "\(SQL.identifier("_opt")) INTEGER NOT NULL DEFAULT 1"]
+            var columns = [
+                "\(SQL.identifier("_pk")) INTEGER PRIMARY KEY", "\(SQL.identifier("_ent")) INTEGER NOT NULL",
+                "\(SQL.identifier("_opt")) INTEGER NOT NULL DEFAULT 1",
+            ]
             var seen: Set<String> = ["_pk", "_ent", "_opt"]
             func add(_ column: String, _ type: String) {
                 guard seen.insert(column).inserted else { return }
@@ -50,7 +52,8 @@ extension StoreSchema {
                 }
             }
             for column in orderColumns(inTable: table) { add(column, "INTEGER") }
-            statements.append("CREATE TABLE IF NOT EXISTS \(SQL.identifier(table)) (\(columns.joined(separator: ", ")))")
+            statements.append(
+                "CREATE TABLE IF NOT EXISTS \(SQL.identifier(table)) (\(columns.joined(separator: ", ")))")
             indexes.append(index(on: table, ["_ent"], unique: false))
         }
         for join in joinTables {

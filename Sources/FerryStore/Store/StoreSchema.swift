@@ -119,7 +119,9 @@ public struct StoreSchema: Sendable {
     /// The join table of `relationship` on `entity` (looked up from either side), or `nil`.
     public func joinTable(for relationship: String, of entity: String) -> JoinTable? {
         for join in joinTables {
-            if join.relationship == relationship && model.ancestry(of: entity).contains(where: { $0.name == join.sourceEntity }) {
+            if join.relationship == relationship
+                && model.ancestry(of: entity).contains(where: { $0.name == join.sourceEntity })
+            {
                 return join
             }
             let inverse = model.entity(named: join.sourceEntity)?.relationship(named: join.relationship)?.inverseName

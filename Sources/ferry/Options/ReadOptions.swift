@@ -42,7 +42,8 @@ struct ReadOptions: ParsableArguments {
             guard delimiter.utf8.count == 1, let byte = delimiter.utf8.first, byte != UInt8(ascii: "\""),
                 byte != 0x0A, byte != 0x0D
             else {
-                throw ValidationError("--delimiter must be one ASCII character other than a quote or newline, or 'tab'.")
+                throw ValidationError(
+                    "--delimiter must be one ASCII character other than a quote or newline, or 'tab'.")
             }
             return byte
         }

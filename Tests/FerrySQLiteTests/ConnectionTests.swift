@@ -104,7 +104,7 @@ struct ConnectionTests {
 
     @Test func aSyntaxErrorCarriesTheSQL() throws {
         try withDatabase { connection, _ in
-            #expect {
+            _ = #expect {
                 try connection.prepare("SELEC 1")
             } throws: { error in
                 (error as? SQLiteError)?.sql == "SELEC 1" && (error as? SQLiteError)?.code == .error

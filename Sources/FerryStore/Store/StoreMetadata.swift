@@ -1,5 +1,5 @@
 public import FerrySQLite
-public import Foundation
+import Foundation
 
 /// What a store records about itself in `ferry_metadata`: who made it and with which model.
 public struct StoreMetadata: Sendable, Hashable {

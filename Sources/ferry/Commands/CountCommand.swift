@@ -32,7 +32,7 @@ struct CountCommand: ParsableCommand {
         let format = try resolveFormat(format, path: file, option: "--format")
         let count = try reportingFailures { () throws -> Int in
             let reader = try read.openReader(path: file, format: format)
-            let progress = ProgressLine()
+            let progress = ProgressLine(inputPath: file)
             var count = 0
             while try reader.next() != nil {
                 count += 1

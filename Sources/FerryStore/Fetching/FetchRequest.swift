@@ -1,0 +1,169 @@
+/// A description of what to fetch from a store, as Core Data's `NSFetchRequest`: an entity, a predicate, an order,
+/// a window (limit and offset) and the shape of the results.
+///
+/// ```swift
+/// var request = FetchRequest(entityName: "Product")
+/// request.predicate = try FetchPredicate(format: "price < %@", 10)
+/// request.sortDescriptors = [FetchSortDescriptor(key: "category.name"), FetchSortDescriptor(key: "price")]
+/// request.fetchLimit = 20
+///
+/// var totals = FetchRequest(entityName: "Product", resultType: .dictionary)
+/// totals.propertiesToGroupBy = ["category.name"]
+/// totals.aggregates = [FetchAggregate(name: "total", function: .sum, keyPath: "price")]
+/// ```
+///
+/// A request is a value: it holds no connection and can be built anywhere, kept as a template and run later.
+/// ``query(in:)`` turns it into SQL with bound values; `FetchExecutor` runs it.
+public struct FetchRequest: Sendable, Hashable {
+    /// What a fetch returns (Core Data's `NSFetchRequestResultType`, with its raw values).
+    public enum ResultType: Int, Sendable, Hashable {
+        /// Managed objects. Until contexts exist, the executor returns their object IDs.
+        case managedObject = 0
+        /// Object IDs only (``ObjectID``).
+        case managedObjectID = 1
+        /// One dictionary per row, keyed by key path or aggregate name; see ``FetchRequest/propertiesToFetch``.
+        case dictionary = 2
+        /// The number of objects the fetch would return.
+        case count = 4
+    }
+
+    /// The entity fetched.
+    public var entityName: String
+    /// Which objects to fetch; `nil` fetches all of them.
+    public var predicate: FetchPredicate?
+    /// The order of the results, first descriptor first; the primary key always breaks remaining ties.
+    public var sortDescriptors: [FetchSortDescriptor]
+    /// The most results to return; 0 means no limit.
+    public var fetchLimit: Int
+    /// How many results to skip first.
+    public var fetchOffset: Int
+    /// The size of the batches a context loads objects in; 0 loads all at once. Stored for contexts: the SQL
+    /// does not depend on it.
+    public var fetchBatchSize: Int
+    /// The shape of the results.
+    public var resultType: ResultType
+    /// For ``ResultType/dictionary``: the key paths to fetch, each an attribute of the entity (`name`) or one
+    /// reached through to-one relationships (`category.name`). `nil` fetches every stored attribute of the entity
+    /// (inherited ones included, sub-entities' own ones not) — or, with aggregates, the group-by key paths.
+    public var propertiesToFetch: [String]?
+    /// Whether objects of the entity's sub-entities are fetched too.
+    public var includesSubentities: Bool
+    /// For ``ResultType/dictionary``: whether equal dictionaries are returned once (`SELECT DISTINCT`).
+    public var returnsDistinctResults: Bool
+    /// For ``ResultType/dictionary``: aggregate values to fetch beside ``propertiesToFetch``, as Core Data's
+    /// `NSExpressionDescription`s.
+    public var aggregates: [FetchAggregate]
+    /// For ``ResultType/dictionary``: the key paths whose equal values form one group (and one dictionary).
+    /// Every fetched key path must be among them.
+    public var propertiesToGroupBy: [String]
+
+    /// A request for every object of `entityName`, unsorted, as managed objects unless told otherwise.
+    public init(
+        entityName: String, predicate: FetchPredicate? = nil, sortDescriptors: [FetchSortDescriptor] = [],
+        resultType: ResultType = .managedObject
+    ) {
+        self.entityName = entityName
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+        self.fetchLimit = 0
+        self.fetchOffset = 0
+        self.fetchBatchSize = 0
+        self.resultType = resultType
+        self.propertiesToFetch = nil
+        self.includesSubentities = true
+        self.returnsDistinctResults = false
+        self.aggregates = []
+        self.propertiesToGroupBy = []
+    }
+}
+
+/// An aggregate value in a dictionary fetch, as a Core Data `NSExpressionDescription` whose expression is a
+/// function over a key path: `sum:(price)` named `total`.
+///
+/// Over the rows of each group (or all matching rows without ``FetchRequest/propertiesToGroupBy``), nil values
+/// are skipped, as SQL does. Results, by function and attribute type:
+///
+/// | function | integers | doubles, floats | decimals | dates, strings, others |
+/// |---|---|---|---|---|
+/// | ``Function/count`` | integer | integer | integer | integer |
+/// | ``Function/sum`` | integer | double | exact decimal | not allowed |
+/// | ``Function/average`` | double | double | decimal | not allowed |
+/// | ``Function/min``, ``Function/max`` | integer | double | exact decimal | the attribute's type |
+///
+/// With no value to aggregate, `count` is 0 and the others nil.
+public struct FetchAggregate: Sendable, Hashable {
+    /// An aggregate function (Core Data's `count:`, `sum:`, `average:`, `min:`, `max:`).
+    public enum Function: String, Sendable, Hashable, CaseIterable {
+        /// How many values are not nil; with the key path `SELF`, how many objects.
+        case count
+        /// The sum of the values.
+        case sum
+        /// The mean of the values.
+        case average
+        /// The smallest value.
+        case min
+        /// The largest value.
+        case max
+    }
+
+    /// The key of the result in each dictionary.
+    public var name: String
+    /// The function applied.
+    public var function: Function
+    /// The key path aggregated: an attribute (`price`), a to-one key path (`category.rank`), or `SELF` for
+    /// ``Function/count``.
+    public var keyPath: String
+
+    /// `function` over `keyPath`, returned under `name`.
+    public init(name: String, function: Function, keyPath: String) {
+        self.name = name
+        self.function = function
+        self.keyPath = keyPath
+    }
+}
+
+/// Why a fetch request cannot run: a key path that names nothing, an option the store cannot honour, or a stored
+/// value that does not decode. The message names the entity and key path, never a stored value.
+public struct FetchRequestError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure; new codes may be added.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The code's name, such as `unknownKeyPath`.
+        public var rawValue: String
+        /// A code from its name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code's name.
+        public var description: String { rawValue }
+
+        /// The entity fetched is not in the model.
+        public static let unknownEntity = Code(rawValue: "unknownEntity")
+        /// A sort, fetch, group-by or aggregate key path names no stored attribute or to-one relationship.
+        public static let unknownKeyPath = Code(rawValue: "unknownKeyPath")
+        /// A key path goes through a to-many relationship, which sorts, properties and groups cannot use.
+        public static let toManyKeyPath = Code(rawValue: "toManyKeyPath")
+        /// The request combines options the store cannot honour (a fetched key path outside the group-by, a
+        /// sum of strings, two results with one name, a negative limit…).
+        public static let invalidRequest = Code(rawValue: "invalidRequest")
+        /// A stored value does not decode as its attribute's type (a store written by something else).
+        public static let undecodableValue = Code(rawValue: "undecodableValue")
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// What went wrong.
+    public var message: String
+    /// The entity fetched.
+    public var entityName: String
+    /// The key path concerned, if any.
+    public var keyPath: String?
+
+    /// Creates an error.
+    public init(code: Code, message: String, entityName: String, keyPath: String? = nil) {
+        self.code = code
+        self.message = message
+        self.entityName = entityName
+        self.keyPath = keyPath
+    }
+
+    /// The message, which names the entity and the key path.
+    public var description: String { message }
+}

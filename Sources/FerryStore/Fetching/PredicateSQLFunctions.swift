@@ -92,21 +92,14 @@ enum PredicateSQLFunctions {
     /// Compiles a MATCHES pattern so that it must match the whole string, as ICU's `matches()` does for Core Data.
     ///
     /// - Throws: the error of `NSRegularExpression` when the pattern is invalid.
-    static func regularExpression(_ pattern: String, options: FetchPredicate.Options) throws -> NSRegularExpression {
+    static func regularExpression(_ pattern: String, options: FetchPredicate.Options) throws -> WholeStringRegex {
         let source = options.contains(.diacriticInsensitive) ? fold(pattern, [.diacriticInsensitive]) : pattern
-        // The pattern is compiled on its own first: wrapping an unbalanced pattern such as `a)|(b` could make it
-        // valid with another meaning.
-        _ = try NSRegularExpression(pattern: source)
-        return try NSRegularExpression(
-            pattern: "\\A(?:" + source + ")\\z",
-            options: options.contains(.caseInsensitive) ? [.caseInsensitive] : [])
+        return try WholeStringRegex(source, caseInsensitive: options.contains(.caseInsensitive))
     }
 
     /// Whether `expression` (from ``regularExpression(_:options:)``) matches `text`.
-    static func matches(_ expression: NSRegularExpression, _ text: String, options: FetchPredicate.Options) -> Bool {
-        let subject = options.contains(.diacriticInsensitive) ? fold(text, [.diacriticInsensitive]) : text
-        let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
-        return expression.firstMatch(in: subject, options: [], range: range) != nil
+    static func matches(_ expression: WholeStringRegex, _ text: String, options: FetchPredicate.Options) -> Bool {
+        expression.matches(options.contains(.diacriticInsensitive) ? fold(text, [.diacriticInsensitive]) : text)
     }
 }
 
@@ -118,13 +111,13 @@ private final class RegularExpressionCache {
         var options: Int
     }
 
-    private var expressions: [Key: NSRegularExpression] = [:]
+    private var expressions: [Key: WholeStringRegex] = [:]
     private let capacity = 32
 
-    func expression(for pattern: String, options: FetchPredicate.Options) throws -> NSRegularExpression {
+    func expression(for pattern: String, options: FetchPredicate.Options) throws -> WholeStringRegex {
         let key = Key(pattern: pattern, options: options.rawValue)
         if let cached = expressions[key] { return cached }
-        let compiled: NSRegularExpression
+        let compiled: WholeStringRegex
         do {
             compiled = try PredicateSQLFunctions.regularExpression(pattern, options: options)
         } catch {

@@ -79,7 +79,7 @@ extension ModelValidator {
             if let min = attribute.minLength, let max = attribute.maxLength, min > max {
                 error(.invalidRule, "minLength \(min) is greater than maxLength \(max)", element, key: "minLength")
             }
-            if let pattern = attribute.regularExpression, (try? NSRegularExpression(pattern: pattern)) == nil {
+            if let pattern = attribute.regularExpression, (try? WholeStringRegex(pattern)) == nil {
                 error(.invalidRegularExpression, "regex '\(pattern)' does not compile", element, key: "regex")
             }
         } else {
@@ -157,13 +157,10 @@ extension ModelValidator {
         if let max = attribute.maxLength, length > max {
             error(.invalidDefault, "default '\(string)' is longer than maxLength \(max)", element, key: "default")
         }
-        if let pattern = attribute.regularExpression, let regex = try? NSRegularExpression(pattern: pattern) {
-            let whole = NSRange(string.startIndex..., in: string)
-            if regex.firstMatch(in: string, options: [.anchored], range: whole)?.range != whole {
-                error(
-                    .invalidDefault, "default '\(string)' does not match regex '\(pattern)'", element,
-                    key: "default")
-            }
+        if let pattern = attribute.regularExpression, let regex = try? WholeStringRegex(pattern),
+            !regex.matches(string)
+        {
+            error(.invalidDefault, "default '\(string)' does not match regex '\(pattern)'", element, key: "default")
         }
     }
 

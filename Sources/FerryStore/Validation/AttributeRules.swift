@@ -1,0 +1,154 @@
+import Foundation
+
+/// One attribute's validation rules, prepared once: the regular expression compiled, the bounds of integers and
+/// decimals turned into exact decimals.
+///
+/// Checks follow REFERENCE 9.3. Failures come back without the object's identity (``ObjectValidator`` adds it)
+/// and their messages never contain the value.
+struct AttributeRules: Sendable {
+    /// The attribute checked.
+    let attribute: AttributeDescription
+    /// `minValue` as written in the model, for exact comparison with integers and decimals; nil when there is no
+    /// minimum or it is not finite (then the `Double` is compared).
+    let exactMinimum: Decimal?
+    /// `maxValue` as written in the model; see ``exactMinimum``.
+    let exactMaximum: Decimal?
+    /// The attribute's regular expression, anchored to match the whole string.
+    let pattern: WholeStringRegex?
+
+    /// Prepares `attribute` of `entity`.
+    ///
+    /// - Throws: ``ModelError`` with code ``ModelError/Code/invalidRegularExpression`` when the attribute's regular
+    ///   expression does not compile.
+    init(_ attribute: AttributeDescription, of entity: String) throws {
+        self.attribute = attribute
+        exactMinimum = attribute.minValue.flatMap(Self.exactDecimal)
+        exactMaximum = attribute.maxValue.flatMap(Self.exactDecimal)
+        guard let source = attribute.regularExpression else {
+            pattern = nil
+            return
+        }
+        let element = ModelElement.attribute(entity: entity, name: attribute.name)
+        do {
+            pattern = try WholeStringRegex(source)
+        } catch {
+            throw ModelError(.invalidRegularExpression, "regex '\(source)' does not compile", element: element)
+        }
+    }
+
+    /// Every rule `value` breaks, in this order: optionality, type, range or length, pattern.
+    func check(_ value: AttributeValue?) -> [ValidationError] {
+        guard let value else {
+            // REFERENCE 9.3: "Non-optional attribute ... that is nil -> 1570"; nil skips every other check.
+            guard attribute.isOptional else {
+                return [ValidationError(.missingMandatoryProperty, message: "a value is required (not optional)")]
+            }
+            return []
+        }
+        guard ModelValidator.value(value, fits: attribute.type) else {
+            return [
+                ValidationError(
+                    .managedObjectValidation,
+                    message: "expected a value of type \(attribute.type.name), found \(value.kindName)")
+            ]
+        }
+        switch value {
+        case .integer(let integer): return check(integer)
+        case .double(let double): return check(double)
+        case .decimal(let decimal): return check(decimal)
+        case .date(let date): return check(date)
+        case .string(let string): return check(string)
+        case .boolean, .binary, .uuid, .uri, .transformable: return []
+        }
+    }
+
+    /// An integer against its type's range, then against the model's bounds, exactly.
+    private func check(_ integer: Int64) -> [ValidationError] {
+        // Not in 9.3, but a value its column type cannot hold must not be saved silently truncated.
+        if let range = attribute.type.integerRange, !range.contains(integer) {
+            let tooLarge = integer > range.upperBound
+            return [
+                ValidationError(
+                    tooLarge ? .numberTooLarge : .numberTooSmall,
+                    message: tooLarge
+                        ? "must be at most \(range.upperBound), the largest \(attribute.type.name)"
+                        : "must be at least \(range.lowerBound), the smallest \(attribute.type.name)")
+            ]
+        }
+        return checkNumber(
+            isBelow: { exact, bound in exact.map { Decimal(integer) < $0 } ?? (Double(integer) < bound) },
+            isAbove: { exact, bound in exact.map { Decimal(integer) > $0 } ?? (Double(integer) > bound) })
+    }
+
+    /// A double (or float) against the model's bounds.
+    private func check(_ double: Double) -> [ValidationError] {
+        checkNumber(isBelow: { _, bound in double < bound }, isAbove: { _, bound in double > bound })
+    }
+
+    /// A decimal against the model's bounds, exactly: 0.1 is not below a minimum written as 0.1.
+    private func check(_ decimal: Decimal) -> [ValidationError] {
+        let double = NSDecimalNumber(decimal: decimal).doubleValue
+        return checkNumber(
+            isBelow: { exact, bound in exact.map { decimal < $0 } ?? (double < bound) },
+            isAbove: { exact, bound in exact.map { decimal > $0 } ?? (double > bound) })
+    }
+
+    /// 1620 when `isBelow` the minimum, 1610 when `isAbove` the maximum; each gets the exact and `Double` bound.
+    private func checkNumber(
+        isBelow: (Decimal?, Double) -> Bool, isAbove: (Decimal?, Double) -> Bool
+    ) -> [ValidationError] {
+        var errors: [ValidationError] = []
+        if let min = attribute.minValue, isBelow(exactMinimum, min) {
+            errors.append(ValidationError(.numberTooSmall, message: "must be at least \(shown(min))"))
+        }
+        if let max = attribute.maxValue, isAbove(exactMaximum, max) {
+            errors.append(ValidationError(.numberTooLarge, message: "must be at most \(shown(max))"))
+        }
+        return errors
+    }
+
+    /// A date against the model's bounds (seconds since 1970).
+    private func check(_ date: Date) -> [ValidationError] {
+        let seconds = date.timeIntervalSince1970
+        var errors: [ValidationError] = []
+        if let min = attribute.minValue, seconds < min {
+            errors.append(ValidationError(.dateTooSoon, message: "must not be before \(shown(min))"))
+        }
+        if let max = attribute.maxValue, seconds > max {
+            errors.append(ValidationError(.dateTooLate, message: "must not be after \(shown(max))"))
+        }
+        return errors
+    }
+
+    /// A string's length in UTF-16 code units (REFERENCE 9.3, as `NSString.length`), then its pattern.
+    private func check(_ string: String) -> [ValidationError] {
+        let length = string.utf16.count
+        var errors: [ValidationError] = []
+        if let min = attribute.minLength, length < min {
+            errors.append(
+                ValidationError(.stringTooShort, message: "must be at least \(min) UTF-16 code units long"))
+        }
+        if let max = attribute.maxLength, length > max {
+            errors.append(
+                ValidationError(.stringTooLong, message: "must be at most \(max) UTF-16 code units long"))
+        }
+        if let pattern, let source = attribute.regularExpression, !pattern.matches(string) {
+            errors.append(
+                ValidationError(
+                    .stringPatternMatching, message: "must match the regular expression '\(source)' as a whole"))
+        }
+        return errors
+    }
+
+    /// A bound as the model file writes it: a date as ISO 8601, a whole number without `.0`.
+    private func shown(_ bound: Double) -> String {
+        ModelValidator.shown(bound, attribute.type)
+    }
+
+    /// `bound` as written (its shortest round-tripping decimal form, `0.1` rather than the binary value
+    /// 0.1000000000000000055…), or nil when it is not finite.
+    static func exactDecimal(_ bound: Double) -> Decimal? {
+        guard bound.isFinite else { return nil }
+        return Decimal(string: "\(bound)", locale: Locale(identifier: "en_US_POSIX"))
+    }
+}

@@ -2,7 +2,7 @@ package import FerrySQLite
 import Foundation
 
 /// The results of one fetch, by the request's ``FetchRequest/ResultType``.
-package enum FetchResult: Hashable {
+public enum FetchResult: Sendable, Hashable {
     /// For ``FetchRequest/ResultType/managedObjectID``, and for ``FetchRequest/ResultType/managedObject`` until
     /// contexts exist to turn the IDs into objects.
     case objectIDs([ObjectID])

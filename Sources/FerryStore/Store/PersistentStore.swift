@@ -1,0 +1,73 @@
+package import FerrySQLite
+public import Logging
+
+/// An opened store: its SQLite file, created or checked against the model, behind one writer connection that
+/// lives on a serial queue of its own.
+///
+/// Opening validates the model and creates the schema of a new store (or refuses a store made by another model).
+/// Contexts will read and write through it; until they exist,
+/// fetch requests run on it directly (see ``fetch(_:)``).
+public final class PersistentStore: Sendable {
+    /// How the store was described.
+    public let description: PersistentStoreDescription
+    /// The model's SQLite layout.
+    public let schema: StoreSchema
+    /// What the store records about itself.
+    public let metadata: StoreMetadata
+    /// The warnings the model gave when it was validated (such as a relationship without an inverse).
+    public let modelWarnings: [ModelWarning]
+    /// The connection that writes, on its own serial queue.
+    package let writer: SerializedConnection
+
+    /// The store's identifier, part of every ``ObjectID`` it hands out.
+    public var identifier: String { metadata.storeIdentifier }
+
+    private init(
+        description: PersistentStoreDescription, schema: StoreSchema, metadata: StoreMetadata,
+        modelWarnings: [ModelWarning], writer: SerializedConnection
+    ) {
+        self.description = description
+        self.schema = schema
+        self.metadata = metadata
+        self.modelWarnings = modelWarnings
+        self.writer = writer
+    }
+
+    /// Opens (creating if needed) the store that `description` names, for `model`.
+    ///
+    /// - Throws: ``ModelError`` when the model is invalid; ``StoreError`` with
+    ///   ``StoreError/Code/incompatibleModel`` when the store was created with another model,
+    ///   ``StoreError/Code/notAFerryStore`` for a foreign SQLite file, or ``StoreError/Code/openFailed``.
+    public static func open(
+        _ description: PersistentStoreDescription, model: ManagedObjectModel,
+        logger: Logger = Logger(label: "ferry.store")
+    ) async throws -> PersistentStore {
+        let warnings = try model.validate()
+        let schema = StoreSchema(model: model)
+        let writer: SerializedConnection
+        do {
+            writer = try SerializedConnection(
+                path: description.sqlitePath, busyTimeout: description.busyTimeout,
+                label: "ferry.store.writer", logger: logger)
+        } catch let error as SQLiteError {
+            throw StoreError(
+                .openFailed, "cannot open the store", path: description.sqlitePath, underlying: error)
+        }
+        let metadata = try await writer.run { try StoreMetadata.prepare($0, schema: schema) }
+        for warning in warnings { logger.warning("\(warning)") }
+        return PersistentStore(
+            description: description, schema: schema, metadata: metadata, modelWarnings: warnings, writer: writer)
+    }
+
+    /// Runs a fetch request for object IDs, a count or dictionaries (managed objects come with contexts, and
+    /// until then give their object IDs).
+    ///
+    /// - Throws: ``FetchRequestError`` for a request that does not fit the model, ``StoreError`` from SQLite.
+    public func fetch(_ request: FetchRequest) async throws -> FetchResult {
+        let schema = self.schema
+        let identifier = self.identifier
+        return try await writer.run { connection in
+            try FetchExecutor(connection: connection, schema: schema, storeIdentifier: identifier).execute(request)
+        }
+    }
+}

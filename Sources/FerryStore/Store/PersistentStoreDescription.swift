@@ -1,0 +1,42 @@
+/// Where and how a persistent store is kept (Core Data's `NSPersistentStoreDescription`).
+///
+/// ```swift
+/// let description = PersistentStoreDescription(path: "/var/lib/catalog/catalog.sqlite")
+/// let store = try await PersistentStore.open(description, model: model)
+/// ```
+public struct PersistentStoreDescription: Sendable, Hashable {
+    /// Where the store lives.
+    public enum Location: Sendable, Hashable {
+        /// An SQLite file (WAL mode), created when missing.
+        case file(path: String)
+        /// A private in-memory database, gone when the store closes: for tests and scratch work.
+        case inMemory
+    }
+
+    /// Where the store lives.
+    public var location: Location
+    /// How long a statement waits for another connection's (or process's) lock before failing.
+    public var busyTimeout: Duration
+
+    /// A file store at `path`.
+    public init(path: String, busyTimeout: Duration = .seconds(5)) {
+        self.init(location: .file(path: path), busyTimeout: busyTimeout)
+    }
+
+    /// A store at `location`.
+    public init(location: Location, busyTimeout: Duration = .seconds(5)) {
+        self.location = location
+        self.busyTimeout = busyTimeout
+    }
+
+    /// A private in-memory store.
+    public static var inMemory: PersistentStoreDescription { PersistentStoreDescription(location: .inMemory) }
+
+    /// The path SQLite opens.
+    var sqlitePath: String {
+        switch location {
+        case .file(let path): path
+        case .inMemory: ":memory:"
+        }
+    }
+}

@@ -13,6 +13,10 @@ public import Foundation
 /// ```
 ///
 /// The entity is the object's own entity, which may be a sub-entity of the one fetched.
+///
+/// An object inserted into a context has a *temporary* ID until it is saved (or until
+/// `ManagedObjectContext.obtainPermanentIDs(for:)`): ``isTemporaryID`` is true, ``primaryKey`` is 0 and the URI
+/// has Core Data's temporary shape, `x-ferry:///<Entity>/t<UUID>`, which does not parse back.
 public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     /// The URI scheme of object IDs: `x-ferry`.
     public static let uriScheme = "x-ferry"
@@ -23,6 +27,18 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     public var primaryKey: Int64
     /// The identifier of the store holding the object (``StoreMetadata/storeIdentifier``).
     public var storeIdentifier: String
+    /// For a temporary ID, what tells it apart from every other; `nil` for a permanent ID.
+    public private(set) var temporaryIdentifier: UUID?
+
+    /// Whether this is the temporary ID of an object not yet saved (Core Data's `isTemporaryID`).
+    public var isTemporaryID: Bool { temporaryIdentifier != nil }
+
+    /// A new temporary ID for an object of `entityName` inserted into a context.
+    public static func temporary(entityName: String) -> ObjectID {
+        var id = ObjectID(entityName: entityName, primaryKey: 0, storeIdentifier: "")
+        id.temporaryIdentifier = UUID()
+        return id
+    }
 
     /// Creates the ID of the object stored in row `primaryKey` of `entityName`'s table in the store
     /// `storeIdentifier`.
@@ -36,7 +52,10 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     /// `-`, `.`, `_` and `~` in the store identifier or entity name are percent-encoded (model entity names and
     /// store UUIDs never have any).
     public var uriString: String {
-        "\(Self.uriScheme)://\(Self.encode(storeIdentifier))/\(Self.encode(entityName))/p\(primaryKey)"
+        if let temporaryIdentifier {
+            return "\(Self.uriScheme):///\(Self.encode(entityName))/t\(temporaryIdentifier.uuidString)"
+        }
+        return "\(Self.uriScheme)://\(Self.encode(storeIdentifier))/\(Self.encode(entityName))/p\(primaryKey)"
     }
 
     /// `x-ferry://<storeIdentifier>/<Entity>/p<primaryKey>`: a URI that ``init(uriRepresentation:)`` parses back,

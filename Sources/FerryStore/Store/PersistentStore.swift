@@ -5,8 +5,8 @@ public import Logging
 /// lives on a serial queue of its own.
 ///
 /// Opening validates the model and creates the schema of a new store (or refuses a store made by another model).
-/// Contexts will read and write through it; until they exist,
-/// fetch requests run on it directly (see ``fetch(_:)``).
+/// Contexts (``ManagedObjectContext``, usually made by a ``PersistentContainer``) read and write through it;
+/// fetch requests for IDs, counts and dictionaries can also run on it directly (see ``fetch(_:)``).
 public final class PersistentStore: Sendable {
     /// How the store was described.
     public let description: PersistentStoreDescription
@@ -18,6 +18,10 @@ public final class PersistentStore: Sendable {
     public let modelWarnings: [ModelWarning]
     /// The connection that writes, on its own serial queue.
     package let writer: SerializedConnection
+    /// Where each entity's properties live in managed objects.
+    let layouts: ObjectLayouts
+    /// Primary keys for new rows.
+    package let primaryKeys = PrimaryKeyAllocator()
 
     /// The store's identifier, part of every ``ObjectID`` it hands out.
     public var identifier: String { metadata.storeIdentifier }
@@ -31,6 +35,7 @@ public final class PersistentStore: Sendable {
         self.metadata = metadata
         self.modelWarnings = modelWarnings
         self.writer = writer
+        self.layouts = ObjectLayouts(schema: schema)
     }
 
     /// Opens (creating if needed) the store that `description` names, for `model`.
@@ -59,8 +64,8 @@ public final class PersistentStore: Sendable {
             description: description, schema: schema, metadata: metadata, modelWarnings: warnings, writer: writer)
     }
 
-    /// Runs a fetch request for object IDs, a count or dictionaries (managed objects come with contexts, and
-    /// until then give their object IDs).
+    /// Runs a fetch request for object IDs, a count or dictionaries (a request for managed objects gives their
+    /// object IDs here; contexts turn them into objects).
     ///
     /// - Throws: ``FetchRequestError`` for a request that does not fit the model, ``StoreError`` from SQLite.
     public func fetch(_ request: FetchRequest) async throws -> FetchResult {

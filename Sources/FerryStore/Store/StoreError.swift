@@ -20,6 +20,12 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static let notAFerryStore = Code(rawValue: "notAFerryStore", coreDataCode: 134020)
         /// The store could not be opened (`NSPersistentStoreOpenError`).
         public static let openFailed = Code(rawValue: "openFailed", coreDataCode: 134080)
+        /// An object ID names a row the store does not have (`NSManagedObjectReferentialIntegrityError`).
+        public static let objectNotFound = Code(rawValue: "objectNotFound", coreDataCode: 133000)
+        /// A write collided with a uniqueness constraint and the merge policy did not resolve it
+        /// (`NSManagedObjectConstraintMergeError`); the message names the entity and the constraint's attributes,
+        /// never the values.
+        public static let constraintConflict = Code(rawValue: "constraintConflict", coreDataCode: 133021)
         /// SQLite reported an error (`NSSQLiteError`); ``StoreError/underlying`` has it.
         public static let sqlite = Code(rawValue: "sqlite", coreDataCode: 134180)
     }

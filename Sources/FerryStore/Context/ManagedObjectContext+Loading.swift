@@ -1,0 +1,97 @@
+import FerrySQLite
+
+extension ManagedObjectContext {
+    /// Loads the values of a fault when one of its properties is first read. A row that no longer exists leaves the
+    /// object with empty values (Core Data's `shouldDeleteInaccessibleFaults`).
+    func fulfillFault(_ object: ManagedObject) {
+        let found = (try? loadValues(of: object)) ?? false
+        if !found {
+            object.state.isFault = false
+            object.state.toMany = Array(repeating: [], count: object.layout.toMany.count)
+        }
+    }
+
+    /// Loads `object`'s values: from the parent context when it holds the object (a child sees its parent's
+    /// unsaved state), otherwise from the store. Returns `false` when the row does not exist.
+    ///
+    /// - Throws: ``StoreError`` when SQLite fails.
+    @discardableResult
+    func loadValues(of object: ManagedObject) throws -> Bool {
+        if let parent, let state = parent.performAndWait({ parent.stateForChild(object.objectID) }) {
+            object.state = state
+            object.state.lifecycle = .clean
+            object.state.committed = ObjectSnapshot(
+                attributes: state.attributes, toOne: state.toOne, version: state.committed?.version ?? 0)
+            object.awakeFromFetch()
+            return true
+        }
+        guard !object.objectID.isTemporaryID, let row = try readRows([object.objectID.primaryKey], of: object.layout).first
+        else { return false }
+        apply(row, to: object)
+        return true
+    }
+
+    /// The values of a registered, loaded object, for a child context faulting it in.
+    private func stateForChild(_ id: ObjectID) -> ObjectState? {
+        guard let object = registeredObject(for: id), !object.state.isFault,
+            object.state.lifecycle != .deleted, object.state.lifecycle != .invalid
+        else { return nil }
+        return object.state
+    }
+
+    /// Fills `object` with `row` and calls `awakeFromFetch()`.
+    func apply(_ row: StoredRow, to object: ManagedObject) {
+        object.state.attributes = row.attributes
+        object.state.toOne = row.toOne
+        object.state.toMany = Array(repeating: nil, count: object.layout.toMany.count)
+        object.state.committed = ObjectSnapshot(attributes: row.attributes, toOne: row.toOne, version: row.version)
+        object.state.isFault = false
+        object.state.lifecycle = .clean
+        object.awakeFromFetch()
+    }
+
+    /// Reads the rows of `keys` (all of one entity's layout), in no particular order.
+    ///
+    /// - Throws: ``StoreError`` when SQLite fails, ``FetchRequestError`` when a value does not decode.
+    func readRows(_ keys: [Int64], of layout: EntityLayout) throws -> [StoredRow] {
+        let schema = store.schema
+        let identifier = store.identifier
+        return try storeAccess("loading \(layout.name) objects") { connection in
+            try layout.readRows(keys, on: connection, schema: schema, storeIdentifier: identifier)
+        }
+    }
+
+    /// Runs `body` on the store's writer, turning SQLite errors into ``StoreError`` `.sqlite` saying what was
+    /// being done.
+    func storeAccess<Result>(_ doing: String, _ body: (Connection) throws -> Result) throws -> Result {
+        do {
+            return try store.writer.sync(body)
+        } catch let error as SQLiteError {
+            throw StoreError(.sqlite, "\(doing) failed", path: store.writer.path, underlying: error)
+        }
+    }
+
+    // MARK: Materializing fetched objects
+
+    /// The objects for `ids`, in order: registered ones as they are (their unsaved changes kept), the others
+    /// loaded from the store in as few queries as possible.
+    ///
+    /// - Throws: as ``readRows(_:of:)``.
+    func materialize(_ ids: [ObjectID]) throws -> [ManagedObject] {
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(ids.count)
+        var toLoad: [String: [Int64]] = [:]
+        for id in ids {
+            let object = object(with: id)
+            objects.append(object)
+            if object.state.isFault { toLoad[id.entityName, default: []].append(id.primaryKey) }
+        }
+        for (entity, keys) in toLoad {
+            for row in try readRows(keys, of: layout(of: entity)) {
+                guard let object = registeredObject(for: row.objectID), object.state.isFault else { continue }
+                apply(row, to: object)
+            }
+        }
+        return objects
+    }
+}

@@ -1,0 +1,274 @@
+extension ManagedObjectContext {
+    /// Saves the pending changes: to the store for a root context, into the parent for a child (Core Data's
+    /// `save()`). A context without changes does nothing.
+    ///
+    /// In order (REFERENCE.md §1.2, §11): delete rules and `prepareForDeletion()`, `willSave()` on each object,
+    /// validation gathering every failure, then — for a root context, in one write transaction — the
+    /// optimistic-locking check on `_opt`, the uniqueness check against the store and among the save's own objects,
+    /// resolution by ``mergePolicy``, and the SQL. Then `didSave()` on each object and a ``ContextDidSave``
+    /// notification. A save that throws has written nothing and leaves every change pending.
+    ///
+    /// - Throws: ``ValidationError``; ``SaveConflictError`` for conflicts the merge policy does not resolve;
+    ///   ``StoreError`` when SQLite fails.
+    public func save() throws {
+        assertOnQueue()
+        processPendingChanges()
+        guard hasChanges else { return }
+        for object in pending.values.sorted(by: Self.saveOrder) where object.state.lifecycle != .invalid {
+            object.willSave()
+        }
+        processPendingChanges()
+        let objects = pending.values.sorted(by: Self.saveOrder)
+        try validatePendingObjects(objects)
+        if let parent {
+            try push(objects, into: parent)
+            return
+        }
+        let plan = makePlan(objects)
+        let outcome = try writeToStore(plan)
+        finishSave(objects, outcome)
+    }
+
+    /// Gives the inserted objects among `objects` their permanent IDs now, reserving primary keys in the store
+    /// (Core Data's `obtainPermanentIDs(for:)`); their rows are written by a later save. Keys reserved and never
+    /// saved leave gaps.
+    ///
+    /// - Throws: ``StoreError`` when SQLite fails.
+    public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        assertOnQueue()
+        let temporary = objects.filter(\.objectID.isTemporaryID)
+        guard !temporary.isEmpty else { return }
+        var mapping: [ObjectID: ObjectID] = [:]
+        let identifier = store.identifier
+        let allocator = store.primaryKeys
+        try storeAccess("reserving primary keys") { connection in
+            for (table, group) in Dictionary(grouping: temporary, by: \.layout.table) {
+                var next = try allocator.reserve(group.count, in: table, on: connection)
+                for object in group {
+                    mapping[object.objectID] = ObjectID(
+                        entityName: object.objectID.entityName, primaryKey: next, storeIdentifier: identifier)
+                    next += 1
+                }
+            }
+        }
+        remapIDs(mapping)
+    }
+
+    // MARK: Root save
+
+    /// The rows, join changes and orderings `objects` (the pending ones, in save order) need written.
+    private func makePlan(_ objects: [ManagedObject]) -> SavePlan {
+        var plan = SavePlan()
+        var dropped: Set<ObjectID> = []
+        for object in objects {
+            let state = object.state
+            let layout = object.layout
+            func row() -> SavePlan.Row {
+                SavePlan.Row(
+                    objectID: object.objectID, attributes: state.attributes, toOne: state.toOne,
+                    committed: state.committed,
+                    changedAttributes: layout.writableAttributeSlots.filter(state.attributeChanged),
+                    changedToOne: layout.toOne.indices.filter(state.toOneChanged),
+                    expectedVersion: state.committed?.version ?? 0, insertionIndex: state.insertionIndex)
+            }
+            switch state.lifecycle {
+            case .inserted:
+                plan.inserts.append(row())
+            case .updated where state.hasPersistentChanges(layout):
+                plan.updates.append(row())
+            case .deleted:
+                if state.committed == nil { dropped.insert(object.objectID) } else { plan.deletes.append(row()) }
+                continue
+            default:
+                continue
+            }
+            for (slot, relationship) in layout.toMany.enumerated() where relationship.isOrdered {
+                guard state.lifecycle == .inserted || state.changedToMany.contains(slot),
+                    let members = state.toMany[slot], !members.isEmpty
+                else { continue }
+                switch storage(of: relationship, in: layout) {
+                case .foreignKey(_, let table, let column, _):
+                    plan.orderings.append(
+                        SavePlan.Ordering(owner: object.objectID, table: table, orderColumn: column, members: members))
+                case .joinTable(let join, let ownerIsSource, _) where ownerIsSource:
+                    plan.orderings.append(
+                        SavePlan.Ordering(owner: object.objectID, table: join.name, orderColumn: nil, members: members))
+                case .joinTable:
+                    break
+                }
+            }
+        }
+        let deleted = dropped.union(plan.deletes.map(\.objectID))
+        plan.joinChanges = joinChanges.filter { !deleted.contains($0.source) && !deleted.contains($0.destination) }
+        return plan
+    }
+
+    /// Checks, resolves and writes `plan` in one transaction on the store's writer.
+    private func writeToStore(_ plan: SavePlan) throws -> SaveOutcome {
+        let store = self.store
+        let policy = mergePolicy
+        return try storeAccess("saving") { connection in
+            try connection.transaction(.immediate) {
+                var plan = plan
+                var outcome = SaveOutcome()
+                let detector = ConflictDetector(
+                    connection: connection, schema: store.schema, layouts: store.layouts,
+                    storeIdentifier: store.identifier)
+                let locking = try detector.lockingConflicts(in: plan)
+                let constraints = try detector.constraintConflicts(in: plan)
+                if policy == .error, !locking.isEmpty || !constraints.isEmpty {
+                    throw SaveConflictError(
+                        lockingConflicts: locking.map(\.conflict), constraintConflicts: constraints.map(\.conflict))
+                }
+                let resolver = ConflictResolver(policy: policy, layouts: store.layouts)
+                try resolver.resolve(locking, in: &plan, outcome: &outcome)
+                try resolver.resolve(constraints, in: &plan, outcome: &outcome)
+                try SaveWriter(
+                    connection: connection, schema: store.schema, layouts: store.layouts,
+                    primaryKeys: store.primaryKeys, storeIdentifier: store.identifier
+                ).write(plan, outcome: &outcome)
+                return outcome
+            }
+        }
+    }
+
+    /// Brings the context up to date after the transaction committed, calls `didSave()` and posts the
+    /// notification.
+    private func finishSave(_ objects: [ManagedObject], _ outcome: SaveOutcome) {
+        remapIDs(outcome.permanentIDs.merging(outcome.replacedIDs) { _, replaced in replaced }, outcome: outcome)
+        let refreshed = Set(outcome.refreshed.map(outcome.finalID))
+        var saved: [ManagedObject] = []
+        for object in objects {
+            let id = object.objectID
+            if outcome.discarded.contains(id) {
+                invalidate(object)
+            } else if object.state.lifecycle == .deleted {
+                saved.append(object)
+            } else if refreshed.contains(id) {
+                turnIntoFault(object)
+            } else if let version = outcome.versions[id] {
+                object.state.commit(version: version)
+                saved.append(object)
+            } else {
+                object.state.commit(version: object.state.committed?.version ?? 0)
+            }
+        }
+        for id in outcome.discarded {
+            if let object = registeredObject(for: id) { invalidate(object) }
+        }
+        for id in refreshed {
+            if let object = registeredObject(for: id), object.state.lifecycle != .invalid { turnIntoFault(object) }
+        }
+        pending = [:]
+        joinChanges = []
+        // Loaded to-many relationships become faults again: merge policies may have moved members between rows,
+        // and the store now holds the truth.
+        for entry in registered.values {
+            let object = entry.takeUnretainedValue()
+            for slot in object.state.toMany.indices { object.state.toMany[slot] = nil }
+        }
+        for object in saved { object.didSave() }
+        for object in saved where object.state.lifecycle == .deleted { invalidate(object) }
+        post(
+            ContextDidSave(
+                insertedObjectIDs: outcome.inserted, updatedObjectIDs: outcome.updated,
+                deletedObjectIDs: outcome.deleted, contextName: name, transactionAuthor: transactionAuthor))
+    }
+
+    /// Gives objects new IDs (temporary to permanent, or merged into a survivor) and rewrites every reference the
+    /// registered objects and pending join changes hold.
+    func remapIDs(_ mapping: [ObjectID: ObjectID], outcome: SaveOutcome? = nil) {
+        guard !mapping.isEmpty else { return }
+        let final: (ObjectID) -> ObjectID = { id in outcome?.finalID(of: id) ?? mapping[id] ?? id }
+        for (old, new) in mapping {
+            guard let entry = registered.removeValue(forKey: old) else { continue }
+            let object = entry.takeUnretainedValue()
+            if outcome?.discarded.contains(old) == true {
+                registered[old] = entry
+                continue
+            }
+            object.objectID = final(new)
+            registered[object.objectID] = entry
+            if let strong = pending.removeValue(forKey: old) { pending[object.objectID] = strong }
+        }
+        for entry in registered.values {
+            let object = entry.takeUnretainedValue()
+            guard !object.state.isFault else { continue }
+            for slot in object.state.toOne.indices {
+                if let id = object.state.toOne[slot], mapping[id] != nil { object.state.toOne[slot] = final(id) }
+            }
+            for slot in object.state.toMany.indices {
+                guard let members = object.state.toMany[slot], members.contains(where: { mapping[$0] != nil }) else {
+                    continue
+                }
+                object.state.toMany[slot] = members.map { mapping[$0] != nil ? final($0) : $0 }
+            }
+        }
+        for index in joinChanges.indices {
+            joinChanges[index].source = final(joinChanges[index].source)
+            joinChanges[index].destination = final(joinChanges[index].destination)
+        }
+    }
+
+    // MARK: Child save
+
+    /// Pushes a child's changes into its parent, which becomes dirty; nothing reaches the store (REFERENCE.md
+    /// §13.2). Objects inserted in the child keep their temporary IDs.
+    private func push(_ objects: [ManagedObject], into parent: ManagedObjectContext) throws {
+        let states = objects.map { ($0.objectID, $0.state) }
+        let changes = joinChanges
+        parent.performAndWait {
+            for (id, state) in states { parent.receive(id, state) }
+            for change in changes {
+                parent.joinChanges.removeAll {
+                    $0.table == change.table && $0.source == change.source && $0.destination == change.destination
+                }
+                parent.joinChanges.append(change)
+            }
+        }
+        for object in objects {
+            if object.state.lifecycle == .deleted {
+                invalidate(object)
+            } else {
+                object.state.commit(version: object.state.committed?.version ?? 0)
+            }
+        }
+        pending = [:]
+        joinChanges = []
+        for object in objects { object.didSave() }
+        post(
+            ContextDidSave(
+                insertedObjectIDs: states.filter { $0.1.lifecycle == .inserted }.map(\.0),
+                updatedObjectIDs: states.filter { $0.1.lifecycle == .updated }.map(\.0),
+                deletedObjectIDs: states.filter { $0.1.lifecycle == .deleted }.map(\.0), contextName: name,
+                transactionAuthor: transactionAuthor))
+    }
+
+    /// Takes one object's state from a child's save.
+    private func receive(_ id: ObjectID, _ state: ObjectState) {
+        switch state.lifecycle {
+        case .inserted:
+            let object = registeredObject(for: id) ?? makeObject(layout(of: id.entityName), id: id)
+            object.state = state
+            object.state.insertionIndex = nextInsertionIndex
+            nextInsertionIndex += 1
+            register(object)
+            pending[id] = object
+        case .updated:
+            let object = self.object(with: id)
+            object.willAccessValues()
+            object.state.attributes = state.attributes
+            object.state.toOne = state.toOne
+            for slot in state.changedToMany {
+                object.state.toMany[slot] = state.toMany[slot]
+                object.state.changedToMany.insert(slot)
+            }
+            objectDidChange(object)
+        case .deleted:
+            guard state.committed != nil || registeredObject(for: id) != nil else { return }
+            delete(object(with: id))
+        case .clean, .invalid:
+            break
+        }
+    }
+}

@@ -1,0 +1,192 @@
+/// One object of an entity, living in one ``ManagedObjectContext``: Core Data's `NSManagedObject`.
+///
+/// Read and write its properties by key, untyped or typed, or through a subclass registered for its entity:
+///
+/// ```swift
+/// final class Product: ManagedObject {
+///     var sku: String? {
+///         get { self["sku"] }
+///         set { self["sku"] = newValue }
+///     }
+///     var category: ManagedObject? {
+///         get { object(forKey: "category") }
+///         set { setObject(newValue, forKey: "category") }
+///     }
+///     override func awakeFromInsert() { self["createdAt"] = Date() }
+/// }
+/// container.register(Product.self, forEntity: "Product")
+/// ```
+///
+/// A managed object is not `Sendable`: it may be used only inside its context's `perform`/`performAndWait`. Pass
+/// its ``objectID`` between contexts instead. Using it elsewhere is caught by a debug check (see
+/// ``ManagedObjectContext``).
+open class ManagedObject {
+    /// The object's identity: temporary until the object is first saved.
+    public internal(set) var objectID: ObjectID
+    /// The context the object lives in; `nil` once the context was reset or the object's deletion was saved.
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    let layout: EntityLayout
+    /// The object's values and bookkeeping; touched only on its context's queue.
+    var state: ObjectState
+
+    /// Creates an object; only a context does this (``ManagedObjectContext/insertObject(entityName:)``, fetches),
+    /// through the class registered for the entity. Subclasses inherit this initializer and need no other.
+    public required init(entity: EntityDescription, objectID: ObjectID, context: ManagedObjectContext) {
+        self.objectID = objectID
+        self.managedObjectContext = context
+        self.layout = context.layout(of: entity.name)
+        self.state = ObjectState(layout: layout)
+    }
+
+    deinit {
+        managedObjectContext?.objectWillDeallocate(objectID)
+    }
+
+    /// The object's entity.
+    public var entity: EntityDescription { layout.entity }
+
+    // MARK: State
+
+    /// Whether the object's values are not loaded yet; reading any property loads them.
+    public var isFault: Bool { state.isFault }
+    /// Whether the object was inserted and not saved yet.
+    public var isInserted: Bool { state.lifecycle == .inserted }
+    /// Whether the object was deleted and the deletion not saved yet.
+    public var isDeleted: Bool { state.lifecycle == .deleted }
+    /// Whether a saved object has changes not saved yet.
+    public var isUpdated: Bool { state.lifecycle == .updated }
+    /// Whether the object has unsaved changes: inserted, updated or deleted.
+    public var hasChanges: Bool { state.lifecycle != .clean }
+
+    /// The persistent values that differ from the last saved (or fetched) ones, by key; for an inserted object,
+    /// every attribute that has a value. Relationships appear as object IDs (to-many: the IDs' array).
+    public func changedValues() -> [String: AttributeValue?] {
+        willAccessValues()
+        var changes: [String: AttributeValue?] = [:]
+        for slot in layout.writableAttributeSlots where state.attributeChanged(slot) {
+            changes.updateValue(state.attributes[slot], forKey: layout.attributes[slot].name)
+        }
+        return changes
+    }
+
+    /// The names of the persistent properties that differ from the last saved (or fetched) values.
+    public var changedKeys: Set<String> {
+        willAccessValues()
+        var keys: Set<String> = []
+        for slot in layout.writableAttributeSlots where state.attributeChanged(slot) {
+            keys.insert(layout.attributes[slot].name)
+        }
+        for slot in layout.toOne.indices where state.toOneChanged(slot) { keys.insert(layout.toOne[slot].name) }
+        for slot in state.changedToMany { keys.insert(layout.toMany[slot].name) }
+        return keys
+    }
+
+    /// The last saved (or fetched) values of `keys` (all attributes when `nil`); empty for an object never saved.
+    public func committedValues(forKeys keys: [String]? = nil) -> [String: AttributeValue?] {
+        willAccessValues()
+        guard let committed = state.committed else { return [:] }
+        var values: [String: AttributeValue?] = [:]
+        for name in keys ?? layout.storedAttributeSlots.map({ layout.attributes[$0].name }) {
+            guard case .attribute(let slot) = layout.slot(of: name) else { continue }
+            values.updateValue(committed.attributes[slot], forKey: name)
+        }
+        return values
+    }
+
+    // MARK: Attributes
+
+    /// The value of the attribute `key` (Core Data's `value(forKey:)`); loads the object if it is a fault.
+    public func value(forKey key: String) -> AttributeValue? {
+        willAccessValues()
+        return state.attributes[attributeSlot(key)]
+    }
+
+    /// Sets the attribute `key`, marking the object updated. Setting a derived attribute traps: the store
+    /// maintains those.
+    public func setValue(_ value: AttributeValue?, forKey key: String) {
+        let slot = attributeSlot(key)
+        precondition(
+            layout.attributes[slot].derivation == nil,
+            "'\(key)' of \(layout.name) is derived; the store maintains it and it cannot be set")
+        setPrimitive(value, slot: slot)
+    }
+
+    /// The attribute `key` as a Swift value: `let price: Decimal? = product["price"]`,
+    /// `product["name"] = "Tea"`. Reading gives nil when the value is nil or of another type.
+    public subscript<Value: AttributeConvertible>(key: String) -> Value? {
+        get { value(forKey: key).flatMap(Value.init(attributeValue:)) }
+        set { setValue(newValue?.attributeValue, forKey: key) }
+    }
+
+    /// The stored value of `key` without custom accessors (Core Data's `primitiveValue(forKey:)`), for use inside
+    /// lifecycle callbacks and accessors.
+    public func primitiveValue(forKey key: String) -> AttributeValue? {
+        value(forKey: key)
+    }
+
+    /// Sets the stored value of `key` directly (Core Data's `setPrimitiveValue(_:forKey:)`): the object is marked
+    /// updated, but no observation events are posted. Derived attributes may be set this way only in memory.
+    public func setPrimitiveValue(_ value: AttributeValue?, forKey key: String) {
+        setPrimitive(value, slot: attributeSlot(key))
+    }
+
+    private func setPrimitive(_ value: AttributeValue?, slot: Int) {
+        willAccessValues()
+        precondition(state.lifecycle != .invalid, "\(objectID) is no longer in a context")
+        guard state.attributes[slot] != value else { return }
+        state.attributes[slot] = value
+        if layout.attributes[slot].isStored { context.objectDidChange(self) }
+    }
+
+    func attributeSlot(_ key: String) -> Int {
+        guard case .attribute(let slot) = layout.slot(of: key) else {
+            preconditionFailure("'\(key)' of \(layout.name) is a relationship; use object(forKey:) or objects(forKey:)")
+        }
+        return slot
+    }
+
+    // MARK: Lifecycle callbacks (REFERENCE.md §11); subclasses override them.
+
+    /// Called once, when the object is first inserted into a context: set defaults that need code here.
+    open func awakeFromInsert() {}
+    /// Called after the object's values were loaded from the store.
+    open func awakeFromFetch() {}
+    /// Called during a save for each inserted, updated and deleted object, before validation. Changing a value
+    /// here dirties the object again: change only what differs.
+    open func willSave() {}
+    /// Called after the save that wrote the object committed.
+    open func didSave() {}
+    /// Called when the object is deleted, before its delete rules run (its relationships are still readable).
+    open func prepareForDeletion() {}
+    /// Custom checks before an inserted object is saved, after the model's rules. Throw a ``ValidationError``
+    /// (errors from the model's rules and from here are reported together).
+    open func validateForInsert() throws {}
+    /// Custom checks before an updated object is saved.
+    open func validateForUpdate() throws {}
+    /// Custom checks before a deleted object's deletion is saved.
+    open func validateForDelete() throws {}
+
+    // MARK: Internals
+
+    /// The context, which must exist: using an object after its context is gone is a programming error.
+    var context: ManagedObjectContext {
+        guard let context = managedObjectContext else {
+            preconditionFailure("\(objectID) is no longer in a context (it was reset, or its deletion was saved)")
+        }
+        return context
+    }
+
+    /// Checks the caller is on the context's queue and loads the values of a fault.
+    func willAccessValues() {
+        guard let context = managedObjectContext else { return }
+        context.assertOnQueue()
+        if state.isFault { context.fulfillFault(self) }
+    }
+}
+
+extension ManagedObject: CustomStringConvertible {
+    /// `<Product: x-ferry://…/Product/p12>` (with `(fault)` for a fault).
+    public var description: String {
+        "<\(layout.name): \(objectID.uriString)\(state.isFault ? " (fault)" : "")>"
+    }
+}

@@ -1,0 +1,102 @@
+/// What a root save will write, as plain values: built from a context's pending objects, checked for conflicts
+/// and resolved by the merge policy on the store's writer, then written in one transaction. Nothing in a plan
+/// points at a managed object, so the writer never touches objects, and a save that fails leaves them as they
+/// were.
+struct SavePlan: Sendable {
+    /// One object's row.
+    struct Row: Sendable {
+        var objectID: ObjectID
+        /// Every attribute slot of the object's layout.
+        var attributes: [AttributeValue?]
+        var toOne: [ObjectID?]
+        /// The values last saved; `nil` for an inserted object.
+        var committed: ObjectSnapshot?
+        /// For updates: the attribute slots to write.
+        var changedAttributes: [Int]
+        /// For updates: the to-one slots to write.
+        var changedToOne: [Int]
+        /// For updates and deletes: the `_opt` the row must still have.
+        var expectedVersion: Int64
+        /// For inserts: the order of insertion.
+        var insertionIndex: Int
+    }
+
+    /// The members of an ordered to-many, whose positions the save rewrites.
+    struct Ordering: Sendable {
+        var owner: ObjectID
+        /// For a one-to-many: the destination table and its order column; for a join table: its name.
+        var table: String
+        var orderColumn: String?
+        var members: [ObjectID]
+    }
+
+    /// An inserted object that takes the place of a stored row (``MergePolicy/overwrite``): the stored row's
+    /// members move to the new row and the stored row is deleted.
+    struct Replacement: Sendable {
+        var stored: ObjectID
+        var replacement: ObjectID
+    }
+
+    var inserts: [Row] = []
+    var updates: [Row] = []
+    var deletes: [Row] = []
+    var joinChanges: [JoinChange] = []
+    var orderings: [Ordering] = []
+    var replacements: [Replacement] = []
+
+    var isEmpty: Bool {
+        inserts.isEmpty && updates.isEmpty && deletes.isEmpty && joinChanges.isEmpty && orderings.isEmpty
+    }
+
+    /// Makes every reference to `old` (to-one values, join changes, orderings) point at `new`.
+    mutating func repoint(_ old: ObjectID, to new: ObjectID) {
+        func fix(_ rows: inout [Row]) {
+            for index in rows.indices {
+                for slot in rows[index].toOne.indices where rows[index].toOne[slot] == old {
+                    rows[index].toOne[slot] = new
+                    if rows[index].committed != nil && !rows[index].changedToOne.contains(slot) {
+                        rows[index].changedToOne.append(slot)
+                    }
+                }
+            }
+        }
+        fix(&inserts)
+        fix(&updates)
+        for index in joinChanges.indices {
+            if joinChanges[index].source == old { joinChanges[index].source = new }
+            if joinChanges[index].destination == old { joinChanges[index].destination = new }
+        }
+        for index in orderings.indices {
+            if orderings[index].owner == old { orderings[index].owner = new }
+            orderings[index].members = orderings[index].members.map { $0 == old ? new : $0 }
+        }
+    }
+}
+
+/// What a root save did, for the context to bring its objects up to date once the transaction committed.
+struct SaveOutcome: Sendable {
+    /// The permanent ID each inserted object got.
+    var permanentIDs: [ObjectID: ObjectID] = [:]
+    /// Objects a merge policy folded into another (the survivor's ID).
+    var replacedIDs: [ObjectID: ObjectID] = [:]
+    /// Objects to take out of the context: merged away, or deleted in the store.
+    var discarded: Set<ObjectID> = []
+    /// Objects whose rows the resolution changed: turned into faults after the save, to reload.
+    var refreshed: Set<ObjectID> = []
+    /// The row version each written object has now.
+    var versions: [ObjectID: Int64] = [:]
+    /// The IDs the did-save notification reports (permanent ones).
+    var inserted: [ObjectID] = []
+    var updated: [ObjectID] = []
+    var deleted: [ObjectID] = []
+
+    /// `id` after the save: its permanent ID, or its survivor's.
+    func finalID(of id: ObjectID) -> ObjectID {
+        var current = id
+        var seen: Set<ObjectID> = []
+        while let next = replacedIDs[current] ?? permanentIDs[current], seen.insert(current).inserted {
+            current = next
+        }
+        return current
+    }
+}

@@ -1,0 +1,216 @@
+import FerrySQLite
+
+/// Writes a resolved save plan inside the save's transaction: replacements and deletions first (so their keys are
+/// free), then updates, inserts, join-table rows and ordered positions.
+struct SaveWriter {
+    let connection: Connection
+    let schema: StoreSchema
+    let layouts: ObjectLayouts
+    let primaryKeys: PrimaryKeyAllocator
+    let storeIdentifier: String
+
+    func write(_ plan: SavePlan, outcome: inout SaveOutcome) throws {
+        try assignPrimaryKeys(plan.inserts, outcome: &outcome)
+        for replacement in plan.replacements { try replace(replacement, outcome: outcome) }
+        for row in plan.deletes { try delete(row) }
+        outcome.deleted = plan.deletes.map(\.objectID) + plan.replacements.map(\.stored)
+        for row in plan.updates { try update(row, outcome: &outcome) }
+        for row in plan.inserts { try insert(row, outcome: &outcome) }
+        for change in plan.joinChanges { try write(change, outcome: outcome) }
+        for ordering in plan.orderings { try write(ordering, outcome: outcome) }
+    }
+
+    /// Gives every inserted object with a temporary ID its primary key, one reservation per table.
+    private func assignPrimaryKeys(_ rows: [SavePlan.Row], outcome: inout SaveOutcome) throws {
+        let temporary = rows.filter(\.objectID.isTemporaryID)
+        for (table, tableRows) in Dictionary(grouping: temporary, by: { layouts[$0.objectID.entityName].table }) {
+            var next = try primaryKeys.reserve(tableRows.count, in: table, on: connection)
+            for row in tableRows {
+                outcome.permanentIDs[row.objectID] = ObjectID(
+                    entityName: row.objectID.entityName, primaryKey: next, storeIdentifier: storeIdentifier)
+                next += 1
+            }
+        }
+    }
+
+    private func run(_ sql: String, _ values: [SQLiteValue]) throws {
+        let statement = try connection.cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(values)
+        _ = try statement.step()
+    }
+
+    // MARK: Deleting
+
+    private func delete(_ row: SavePlan.Row) throws {
+        let layout = layouts[row.objectID.entityName]
+        let key = SQLiteValue.integer(row.objectID.primaryKey)
+        try run("DELETE FROM \(SQL.identifier(layout.table)) WHERE _pk = ?", [key])
+        for join in schema.joinTables {
+            if sharesTable(join.sourceEntity, layout.table) {
+                try run("DELETE FROM \(SQL.identifier(join.name)) WHERE source = ?", [key])
+            }
+            if sharesTable(join.destinationEntity, layout.table) {
+                try run("DELETE FROM \(SQL.identifier(join.name)) WHERE destination = ?", [key])
+            }
+        }
+    }
+
+    /// Moves every reference to the stored row onto its replacement, then deletes the stored row.
+    private func replace(_ replacement: SavePlan.Replacement, outcome: SaveOutcome) throws {
+        let old = SQLiteValue.integer(replacement.stored.primaryKey)
+        let new = SQLiteValue.integer(outcome.finalID(of: replacement.replacement).primaryKey)
+        let table = layouts[replacement.stored.entityName].table
+        for layout in layouts.byEntity.values where layout.entity.parentEntity == nil {
+            for key in Set(layouts.byEntity.values.filter { $0.table == layout.table }.flatMap(\.foreignKeys))
+            where key.destinationTable == table {
+                try run(
+                    "UPDATE \(SQL.identifier(layout.table)) SET \(SQL.identifier(key.column)) = ? "
+                        + "WHERE \(SQL.identifier(key.column)) = ?", [new, old])
+            }
+        }
+        for join in schema.joinTables {
+            if sharesTable(join.sourceEntity, table) {
+                try run("UPDATE OR IGNORE \(SQL.identifier(join.name)) SET source = ? WHERE source = ?", [new, old])
+            }
+            if sharesTable(join.destinationEntity, table) {
+                try run(
+                    "UPDATE OR IGNORE \(SQL.identifier(join.name)) SET destination = ? WHERE destination = ?",
+                    [new, old])
+            }
+        }
+        try delete(
+            SavePlan.Row(
+                objectID: replacement.stored, attributes: [], toOne: [], committed: nil, changedAttributes: [],
+                changedToOne: [], expectedVersion: 0, insertionIndex: 0))
+    }
+
+    private func sharesTable(_ entity: String, _ table: String) -> Bool {
+        schema.model.rootEntity(of: entity) == table
+    }
+
+    // MARK: Updating and inserting
+
+    private func update(_ row: SavePlan.Row, outcome: inout SaveOutcome) throws {
+        let layout = layouts[row.objectID.entityName]
+        var assignments: [String] = []
+        for slot in row.changedAttributes { assignments.append(SQL.identifier(layout.attributes[slot].name) + " = ?") }
+        for slot in row.changedToOne {
+            assignments.append(SQL.identifier(layout.foreignKeys[slot].column) + " = ?")
+            if let column = layout.foreignKeys[slot].entityColumn { assignments.append(SQL.identifier(column) + " = ?") }
+        }
+        assignments.append("_opt = _opt + 1")
+        let statement = try connection.cachedStatement(
+            "UPDATE \(SQL.identifier(layout.table)) SET \(assignments.joined(separator: ", ")) "
+                + "WHERE _pk = ? AND _opt = ?")
+        defer { statement.reset() }
+        var index = 1
+        for slot in row.changedAttributes {
+            try statement.bind(row.attributes[slot], as: layout.attributes[slot].type, at: index)
+            index += 1
+        }
+        for slot in row.changedToOne {
+            try bindReference(row.toOne[slot], layout.foreignKeys[slot], statement, &index, outcome)
+        }
+        try statement.bind(row.objectID.primaryKey, at: index)
+        try statement.bind(row.expectedVersion, at: index + 1)
+        _ = try statement.step()
+        guard connection.changes == 1 else {
+            // The detector read the row in this same transaction, so only a foreign writer gets here.
+            throw SaveConflictError(
+                lockingConflicts: [
+                    OptimisticLockingConflict(
+                        objectID: row.objectID, oldVersion: row.expectedVersion, newVersion: 0,
+                        objectSnapshot: layout.snapshot(row.attributes), persistedSnapshot: nil)
+                ], constraintConflicts: [])
+        }
+        outcome.versions[row.objectID] = row.expectedVersion + 1
+        outcome.updated.append(row.objectID)
+    }
+
+    private func insert(_ row: SavePlan.Row, outcome: inout SaveOutcome) throws {
+        let layout = layouts[row.objectID.entityName]
+        let id = outcome.finalID(of: row.objectID)
+        let statement = try connection.cachedStatement(insertSQL(layout))
+        defer { statement.reset() }
+        try statement.bind(id.primaryKey, at: 1)
+        try statement.bind(layout.mapping.entityID, at: 2)
+        var index = 3
+        for slot in layout.writableAttributeSlots {
+            try statement.bind(row.attributes[slot], as: layout.attributes[slot].type, at: index)
+            index += 1
+        }
+        for slot in layout.toOne.indices {
+            try bindReference(row.toOne[slot], layout.foreignKeys[slot], statement, &index, outcome)
+        }
+        _ = try statement.step()
+        outcome.versions[id] = 1
+        outcome.inserted.append(id)
+    }
+
+    private func insertSQL(_ layout: EntityLayout) -> String {
+        var columns = ["_pk", "_ent", "_opt"] + layout.writableAttributeSlots.map { layout.attributes[$0].name }
+        for key in layout.foreignKeys {
+            columns.append(key.column)
+            if let column = key.entityColumn { columns.append(column) }
+        }
+        let values = ["?", "?", "1"] + Array(repeating: "?", count: columns.count - 3)
+        return "INSERT INTO \(SQL.identifier(layout.table)) (\(columns.map(SQL.identifier).joined(separator: ", "))) "
+            + "VALUES (\(values.joined(separator: ", ")))"
+    }
+
+    /// Binds a to-one reference (its key, and its entity when the column pair needs it).
+    private func bindReference(
+        _ reference: ObjectID?, _ key: StoreSchema.ForeignKey, _ statement: Statement, _ index: inout Int,
+        _ outcome: SaveOutcome
+    ) throws {
+        let target = reference.map(outcome.finalID)
+        if let target { try statement.bind(target.primaryKey, at: index) } else { try statement.bindNull(at: index) }
+        index += 1
+        guard key.entityColumn != nil else { return }
+        if let target, let entityID = schema.mapping(for: target.entityName)?.entityID {
+            try statement.bind(entityID, at: index)
+        } else {
+            try statement.bindNull(at: index)
+        }
+        index += 1
+    }
+
+    // MARK: Relationships kept outside the rows
+
+    private func write(_ change: JoinChange, outcome: SaveOutcome) throws {
+        let source = SQLiteValue.integer(outcome.finalID(of: change.source).primaryKey)
+        let destination = SQLiteValue.integer(outcome.finalID(of: change.destination).primaryKey)
+        let table = SQL.identifier(change.table)
+        guard change.isAddition else {
+            return try run("DELETE FROM \(table) WHERE source = ? AND destination = ?", [source, destination])
+        }
+        let isOrdered = schema.joinTables.first { $0.name == change.table }?.isOrdered ?? false
+        if isOrdered {
+            try run(
+                "INSERT OR IGNORE INTO \(table) (source, destination, position) VALUES (?, ?, "
+                    + "(SELECT coalesce(max(position), 0) + 1 FROM \(table) WHERE source = ?))",
+                [source, destination, source])
+        } else {
+            try run("INSERT OR IGNORE INTO \(table) (source, destination) VALUES (?, ?)", [source, destination])
+        }
+    }
+
+    /// Rewrites an ordered to-many's positions, 1-based and dense (REFERENCE.md §10.4, "Our rule").
+    private func write(_ ordering: SavePlan.Ordering, outcome: SaveOutcome) throws {
+        let owner = SQLiteValue.integer(outcome.finalID(of: ordering.owner).primaryKey)
+        for (offset, member) in ordering.members.enumerated() {
+            let key = SQLiteValue.integer(outcome.finalID(of: member).primaryKey)
+            let position = SQLiteValue.integer(Int64(offset + 1))
+            if let column = ordering.orderColumn {
+                try run(
+                    "UPDATE \(SQL.identifier(ordering.table)) SET \(SQL.identifier(column)) = ? WHERE _pk = ?",
+                    [position, key])
+            } else {
+                try run(
+                    "UPDATE \(SQL.identifier(ordering.table)) SET position = ? WHERE source = ? AND destination = ?",
+                    [position, owner, key])
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import FerrySQLite
+import Foundation
+
+extension BatchInserter {
+    /// The prepared INSERT for rows that give exactly `names` (in that parameter order), preparing it on first use.
+    ///
+    /// `INSERT INTO "T" ("_ent", <given>, <omitted with defaults>[, "_pk"]) VALUES (<entity>, ?, …) [ON CONFLICT …]
+    /// RETURNING "_pk", "_opt", "_ent"`. The defaults are bound here, once: resetting a statement keeps its
+    /// bindings, and rows only ever rebind the given parameters. On an upsert, only the given columns change.
+    ///
+    /// - Throws: ``StoreError`` `.invalidBatchRequest` for a name that is not a settable attribute; ``SQLiteError``
+    ///   when the statement does not prepare.
+    mutating func shape(for names: [String]) throws -> Shape {
+        if let shape = shapes[names] { return shape }
+        let given = try names.map { try attribute(named: $0) }
+        let givenNames = Set(names)
+        // Derived attributes are the store's to maintain: a batch insert neither sets nor defaults them.
+        let omitted = mapping.attributes.filter { !givenNames.contains($0.name) && $0.derivation == nil }
+        let defaulted = omitted.filter { $0.defaultValue != nil }
+        let keyColumns = nextPrimaryKey == nil ? [] : ["_pk"]
+        let columns = ["_ent"] + names + defaulted.map(\.name) + keyColumns
+        // Every column but `_ent` is a parameter; `_pk`, when chosen here, is the last one.
+        let parameters = Array(repeating: "?", count: columns.count - 1)
+        let primaryKeyParameter = keyColumns.isEmpty ? nil : columns.count - 1
+        var sql =
+            "INSERT INTO \(SQL.identifier(mapping.table)) (\(columns.map(SQL.identifier).joined(separator: ", "))) "
+            + "VALUES (\(([String(mapping.entityID)] + parameters).joined(separator: ", ")))"
+        switch action {
+        case .fail, .unsupported:
+            break
+        case .ignore:
+            sql += " ON CONFLICT DO NOTHING"
+        case .update:
+            let version = SQL.identifier("_opt")
+            let assignments =
+                names.map { SQL.identifier($0) + " = excluded." + SQL.identifier($0) } + ["\(version) = \(version) + 1"]
+            for target in conflictTargets {
+                sql += " ON CONFLICT \(target) DO UPDATE SET " + assignments.joined(separator: ", ")
+            }
+        }
+        sql += " RETURNING " + ["_pk", "_opt", "_ent"].map(SQL.identifier).joined(separator: ", ")
+        let statement = try connection.prepare(sql)
+        for (offset, attribute) in defaulted.enumerated() {
+            try statement.bind(attribute.defaultValue, as: attribute.type, at: names.count + offset + 1)
+        }
+        let shape = Shape(
+            statement: statement, names: names, types: given.map(\.type), optional: given.map(\.isOptional),
+            omittedMandatory: omitted.filter { !$0.isOptional && $0.defaultValue == nil }.map(\.name),
+            primaryKeyParameter: primaryKeyParameter)
+        shapes[names] = shape
+        return shape
+    }
+
+    /// Binds one row's value of the shape's attribute number `offset` (from 0), checking it against the attribute:
+    /// nil only in an optional attribute, otherwise a value of the attribute's type.
+    ///
+    /// No allocation for integers, doubles, booleans, dates, strings or blobs (decimals and UUIDs are turned into
+    /// text first).
+    /// - Throws: ``StoreError`` `.missingMandatoryProperty` or `.invalidBatchRequest`; ``SQLiteError``.
+    func bind(_ value: AttributeValue?, in shape: Shape, at offset: Int) throws {
+        let index = offset + 1
+        guard let value else {
+            guard shape.optional[offset] else {
+                throw StoreError(
+                    .missingMandatoryProperty,
+                    "batch insert into \(mapping.entity): row \(rowNumber) gives nil for the non-optional attribute "
+                        + "'\(shape.names[offset])'")
+            }
+            return try shape.statement.bindNull(at: index)
+        }
+        let type = shape.types[offset]
+        guard value.isStorable(as: type) else {
+            throw StoreError(
+                .invalidBatchRequest,
+                "batch insert into \(mapping.entity): row \(rowNumber) gives \(value.kindName) for "
+                    + "'\(shape.names[offset])', which is \(type.attributeDescription)")
+        }
+        switch value {
+        case .binary(let data), .transformable(let data):
+            // Borrowed bytes, which SQLite copies: the shared encoder would first copy them into an array.
+            try data.withUnsafeBytes { try shape.statement.bindBlob($0, at: index) }
+        default:
+            try shape.statement.bind(value, as: type, at: index)
+        }
+    }
+
+    /// The stored, settable attribute `name` of the entity.
+    ///
+    /// - Throws: ``StoreError`` `.invalidBatchRequest` when `name` is unknown, a relationship (batch inserts set
+    ///   attributes only, REFERENCE.md §3.1), transient or derived.
+    func attribute(named name: String) throws -> AttributeDescription {
+        let entity = mapping.entity
+        if let attribute = mapping.attributes.first(where: { $0.name == name }) {
+            guard attribute.derivation == nil else {
+                throw StoreError(
+                    .invalidBatchRequest,
+                    "batch insert into \(entity): '\(name)' is a derived attribute, which the store maintains")
+            }
+            return attribute
+        }
+        let model = schema.model
+        if model.allRelationships(of: entity).contains(where: { $0.name == name }) {
+            throw StoreError(
+                .invalidBatchRequest,
+                "batch insert into \(entity): '\(name)' is a relationship; batch inserts set attributes only")
+        }
+        if model.allAttributes(of: entity).contains(where: { $0.name == name }) {
+            throw StoreError(
+                .invalidBatchRequest, "batch insert into \(entity): '\(name)' is transient, so it has no column")
+        }
+        throw StoreError(.invalidBatchRequest, "batch insert into \(entity): the entity has no attribute '\(name)'")
+    }
+}

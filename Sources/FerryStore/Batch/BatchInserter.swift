@@ -1,0 +1,212 @@
+import FerrySQLite
+import Foundation
+
+/// Runs one ``BatchInsertRequest`` on the writer connection, inside a transaction the caller opens.
+///
+/// Each distinct list of attributes a row gives is one INSERT *shape*, prepared once and bound row by row; the
+/// defaults of the attributes a shape leaves out are bound once, when it is prepared (bindings survive a reset).
+/// Every INSERT ends with `RETURNING _pk, _opt, _ent`: `_opt` is 1 for a new row and above 1 for a row an upsert
+/// updated, and a row the store kept (insert-or-ignore) returns nothing. So the counts and object IDs come from the
+/// statement itself, without a SELECT per row.
+///
+/// Conflict handling comes from ``MergePolicy/batchInsertConflictAction``:
+/// - `.fail`: a plain INSERT; a collision (with a stored row or an earlier row of the request) fails the request.
+/// - `.ignore`: `ON CONFLICT DO NOTHING`; the first row with a key wins.
+/// - `.update`: one `ON CONFLICT (<constraint>) DO UPDATE SET <given columns>, _opt = _opt + 1` per uniqueness
+///   constraint; the last row with a key wins, and only the attributes the row gives change.
+struct BatchInserter {
+    /// One prepared INSERT: the attributes a row gives, in parameter order, and the mandatory ones it leaves out.
+    struct Shape {
+        let statement: Statement
+        /// The given attributes' names, types and optionality, in parameter order (kept apart so binding a row
+        /// copies no ``AttributeDescription``).
+        let names: [String]
+        let types: [AttributeType]
+        let optional: [Bool]
+        /// Non-optional attributes without default that the shape leaves out: a *new* row of this shape is refused.
+        let omittedMandatory: [String]
+        /// The parameter of `_pk`, when the inserter chooses primary keys (see ``BatchInserter/nextPrimaryKey``).
+        let primaryKeyParameter: Int?
+    }
+
+    let connection: Connection
+    let schema: StoreSchema
+    let mapping: StoreSchema.EntityMapping
+    let action: MergePolicy.BatchInsertConflictAction
+    /// `("a", "b") [WHERE "_ent" IN (…)]` for each uniqueness constraint, for the upsert's conflict clauses.
+    let conflictTargets: [String]
+    let storeIdentifier: String
+    let collectsObjectIDs: Bool
+    /// The key the next new row gets, or nil to let SQLite choose (one above the table's largest). A store whose
+    /// contexts reserve keys before saving passes the first key above every reservation, so a batch insert never
+    /// takes a key a context holds; keys are consumed only by rows actually inserted, so upserts leave no gaps.
+    private(set) var nextPrimaryKey: Int64?
+    /// Prepared shapes by the attribute names they give, in order (see `BatchInserter+Shapes.swift`).
+    var shapes: [[String]: Shape] = [:]
+    private var insertedCount = 0
+    private var updatedCount = 0
+    private var objectIDs: [ObjectID] = []
+    private var seenPrimaryKeys: Set<Int64> = []
+    /// The number of the row being written, from 1, for messages.
+    private(set) var rowNumber = 0
+
+    /// An inserter for `request` under `policy`.
+    ///
+    /// - Throws: ``StoreError`` `.invalidBatchRequest` for an unknown or abstract entity, `.unsupportedRequest` for
+    ///   ``MergePolicy/overwrite``.
+    init(
+        connection: Connection, schema: StoreSchema, storeIdentifier: String, request: BatchInsertRequest,
+        policy: MergePolicy, firstPrimaryKey: ((_ table: String) throws -> Int64)? = nil
+    ) throws {
+        guard let mapping = schema.mapping(for: request.entityName),
+            let entity = schema.model.entity(named: request.entityName)
+        else {
+            throw StoreError(.invalidBatchRequest, "batch insert: the model has no entity '\(request.entityName)'")
+        }
+        guard !entity.isAbstract else {
+            throw StoreError(
+                .invalidBatchRequest,
+                "batch insert into \(entity.name): the entity is abstract; insert into one of its sub-entities")
+        }
+        let action = policy.batchInsertConflictAction
+        guard action != .unsupported else {
+            throw StoreError(
+                .unsupportedRequest,
+                "batch insert into \(entity.name): the \(policy) merge policy is unsupported for batch insert (it "
+                    + "would delete stored rows that other rows may refer to); use mergeByPropertyObjectTrump")
+        }
+        self.connection = connection
+        self.schema = schema
+        self.mapping = mapping
+        self.action = action
+        self.storeIdentifier = storeIdentifier
+        self.collectsObjectIDs = request.resultType == .objectIDs
+        self.conflictTargets = action == .update ? Self.conflictTargets(of: entity.name, in: schema) : []
+        self.nextPrimaryKey = try firstPrimaryKey?(mapping.table)
+    }
+
+    /// Every uniqueness constraint that applies to `entity` (inherited ones first) as a conflict target. A
+    /// constraint declared on a sub-entity is a partial index, so its target repeats the index's `WHERE`.
+    static func conflictTargets(of entity: String, in schema: StoreSchema) -> [String] {
+        schema.model.ancestry(of: entity).flatMap { declaring -> [String] in
+            declaring.uniquenessConstraints.map { columns in
+                var sql = "(" + columns.map(SQL.identifier).joined(separator: ", ") + ")"
+                if let declaringMapping = schema.mapping(for: declaring.name), declaringMapping.table != declaring.name
+                {
+                    let ids = declaringMapping.hierarchyIDs.map(String.init).joined(separator: ", ")
+                    sql += " WHERE \(SQL.identifier("_ent")) IN (\(ids))"
+                }
+                return sql
+            }
+        }
+    }
+
+    // MARK: Running
+
+    /// Checks the attribute names of `source` (all of them, for the sources that are not streamed), so a request
+    /// that names an unknown attribute fails before any row is written.
+    ///
+    /// - Throws: ``StoreError`` `.invalidBatchRequest`.
+    func validateNames(of source: BatchInsertRequest.Source) throws {
+        switch source {
+        case .objects(let objects):
+            var names: Set<String> = []
+            for object in objects { names.formUnion(object.keys) }
+            for name in names.sorted() { _ = try attribute(named: name) }
+        case .rows(let columns, _):
+            guard Set(columns).count == columns.count else {
+                throw StoreError(
+                    .invalidBatchRequest, "batch insert into \(mapping.entity): a column is named twice")
+            }
+            for name in columns { _ = try attribute(named: name) }
+        case .dictionaryHandler:
+            break
+        }
+    }
+
+    /// Inserts every row of `source` and returns the result `resultType` asks for.
+    ///
+    /// - Throws: ``StoreError``; SQLite errors pass through for the caller to map.
+    mutating func insert(
+        _ source: BatchInsertRequest.Source, resultType: BatchInsertRequest.ResultType
+    ) throws -> BatchInsertResult {
+        switch source {
+        case .objects(let objects):
+            for object in objects { try insert(object) }
+        case .dictionaryHandler(let handler):
+            var row: [String: AttributeValue?] = [:]
+            while true {
+                row.removeAll(keepingCapacity: true)
+                // `true` means "stop": the row filled in this call is discarded (REFERENCE.md §3.1, "Our rule").
+                if handler(&row) { break }
+                try insert(row)
+            }
+        case .rows(let columns, let rows):
+            try insert(columns: columns, rows: rows)
+        }
+        let result: BatchInsertResult.Result =
+            switch resultType {
+            case .statusOnly: .status(true)
+            case .count: .count(insertedCount + updatedCount)
+            case .objectIDs: .objectIDs(objectIDs)
+            }
+        return BatchInsertResult(result: result, insertedCount: insertedCount, updatedCount: updatedCount)
+    }
+
+    private mutating func insert(_ object: [String: AttributeValue?]) throws {
+        rowNumber += 1
+        // Sorted, so rows that give the same attributes in any order share one prepared statement.
+        let shape = try shape(for: object.keys.sorted())
+        for (offset, name) in shape.names.enumerated() {
+            guard let value = object[name] else { continue }
+            try bind(value, in: shape, at: offset)
+        }
+        try write(shape)
+    }
+
+    /// The hot path: one shape for every row, values bound straight from the caller's arrays.
+    private mutating func insert(columns: [String], rows: [[AttributeValue?]]) throws {
+        let shape = try shape(for: columns)
+        for row in rows {
+            rowNumber += 1
+            guard row.count == columns.count else {
+                throw StoreError(
+                    .invalidBatchRequest,
+                    "batch insert into \(mapping.entity): row \(rowNumber) has \(row.count) values for "
+                        + "\(columns.count) columns")
+            }
+            for offset in row.indices {
+                try bind(row[offset], in: shape, at: offset)
+            }
+            try write(shape)
+        }
+    }
+
+    /// Steps the bound INSERT of one row and counts what it did.
+    private mutating func write(_ shape: Shape) throws {
+        let statement = shape.statement
+        defer { statement.reset() }
+        if let parameter = shape.primaryKeyParameter, let key = nextPrimaryKey {
+            try statement.bind(key, at: parameter)
+        }
+        while try statement.step() {
+            let primaryKey = statement.int64(at: 0)
+            if statement.int64(at: 1) == 1 {
+                if let key = nextPrimaryKey, primaryKey == key { nextPrimaryKey = key + 1 }
+                if let missing = shape.omittedMandatory.first {
+                    throw StoreError(
+                        .missingMandatoryProperty,
+                        "batch insert into \(mapping.entity): row \(rowNumber) gives no value for the non-optional "
+                            + "attribute '\(missing)', which has no default")
+                }
+                insertedCount += 1
+            } else {
+                updatedCount += 1
+            }
+            if collectsObjectIDs && seenPrimaryKeys.insert(primaryKey).inserted {
+                let entity = schema.entityNames[Int(statement.int64(at: 2))] ?? mapping.entity
+                objectIDs.append(ObjectID(entityName: entity, primaryKey: primaryKey, storeIdentifier: storeIdentifier))
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import FerrySQLite
+import Foundation
+
+/// Runs one ``BatchUpdateRequest`` on the writer connection, inside a transaction the caller opens, as one
+/// statement:
+///
+/// ```sql
+/// UPDATE "Product" SET "price" = ferry_decimal('*', "price", ?), "_opt" = "_opt" + 1
+/// WHERE "_pk" IN (SELECT "t0"."_pk" FROM "Product" AS "t0" LEFT JOIN … WHERE …)
+/// RETURNING "_pk", "_ent"
+/// ```
+///
+/// The subquery is the predicate compiled by ``FetchPredicate/sql(for:in:includesSubentities:)``, as fetches use
+/// it (with its joins and `_ent` test); the SET clause comes from ``BatchUpdateCompiler``. Every value is bound.
+struct BatchUpdater {
+    let connection: Connection
+    let schema: StoreSchema
+    let storeIdentifier: String
+
+    /// Updates the objects `request` matches and returns what its result type asks for.
+    ///
+    /// - Throws: ``StoreError`` `.invalidBatchRequest` for a request that does not fit the model,
+    ///   ``FetchPredicateError`` from the predicate; SQLite errors pass through for the caller to map.
+    func update(_ request: BatchUpdateRequest) throws -> BatchUpdateResult {
+        let entity = request.entityName
+        guard let mapping = schema.mapping(for: entity) else {
+            throw StoreError(.invalidBatchRequest, "batch update: the model has no entity '\(entity)'")
+        }
+        guard !request.propertiesToUpdate.isEmpty else {
+            throw StoreError(.invalidBatchRequest, "batch update of \(entity): propertiesToUpdate is empty")
+        }
+        let compiler = BatchUpdateCompiler(
+            mapping: mapping, model: schema.model, now: Date().timeIntervalSince1970)
+        var assignments: [String] = []
+        var bindings: [SQLiteValue] = []
+        // Sorted, so the same request always gives the same SQL text.
+        for name in request.propertiesToUpdate.keys.sorted() {
+            guard let expression = request.propertiesToUpdate[name] else { continue }
+            let compiled = try compiler.assignment(to: name, expression)
+            assignments.append(SQL.identifier(name) + " = " + compiled.sql)
+            bindings += compiled.bindings
+        }
+        let version = SQL.identifier("_opt")
+        assignments.append("\(version) = \(version) + 1")
+        let matching = try (request.predicate ?? .truePredicate).sql(
+            for: entity, in: schema, includesSubentities: request.includesSubentities)
+        let primaryKey = SQL.identifier("_pk")
+        let sql =
+            "UPDATE \(SQL.identifier(mapping.table)) SET \(assignments.joined(separator: ", ")) "
+            + "WHERE \(primaryKey) IN (\(matching.selectStatement(columns: ["_pk"]))) "
+            + "RETURNING \(primaryKey), \(SQL.identifier("_ent"))"
+
+        try FetchPredicate.registerSQLFunctions(on: connection)
+        try BatchSQLFunctions.register(on: connection)
+        let statement = try connection.prepare(sql)
+        try statement.bind(bindings + matching.bindings)
+        defer { statement.reset() }
+        let collectsObjectIDs = request.resultType == .updatedObjectIDs
+        var count = 0
+        var objectIDs: [ObjectID] = []
+        while try statement.step() {
+            count += 1
+            guard collectsObjectIDs else { continue }
+            let entityName = schema.entityNames[Int(statement.int64(at: 1))] ?? entity
+            objectIDs.append(
+                ObjectID(entityName: entityName, primaryKey: statement.int64(at: 0), storeIdentifier: storeIdentifier))
+        }
+        let result: BatchUpdateResult.Result =
+            switch request.resultType {
+            case .statusOnly: .status(true)
+            case .updatedObjectsCount: .count(count)
+            // RETURNING gives rows in no particular order.
+            case .updatedObjectIDs: .objectIDs(objectIDs.sorted { $0.primaryKey < $1.primaryKey })
+            }
+        return BatchUpdateResult(result: result, updatedCount: count)
+    }
+}

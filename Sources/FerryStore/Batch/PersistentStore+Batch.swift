@@ -1,0 +1,145 @@
+import FerrySQLite
+
+/// Batch requests run straight against the store (REFERENCE.md §3): each is one SQLite transaction on the writer
+/// connection — all of it is written, or nothing — with no managed objects, no validation and no callbacks, and no
+/// context learns of the change unless it merges the returned object IDs.
+extension PersistentStore {
+    /// Inserts (or, by `mergePolicy`, upserts) the rows of `request` in one transaction.
+    ///
+    /// What a row whose uniqueness-constraint key is already stored — or was written by an earlier row of the same
+    /// request — does, by policy (REFERENCE.md §1.6; every uniqueness constraint of the entity counts):
+    ///
+    /// - ``MergePolicy/error``: the request fails with ``StoreError/Code/constraintConflict`` and nothing is
+    ///   written (a key twice in the request fails it too).
+    /// - ``MergePolicy/mergeByPropertyStoreTrump`` and ``MergePolicy/rollback``: the row is ignored and the stored
+    ///   row keeps its values (insert-or-ignore); of two rows with one key, the first wins.
+    /// - ``MergePolicy/mergeByPropertyObjectTrump``: upsert; the stored row keeps its primary key, takes the
+    ///   attributes the row gives and gets `_opt` + 1; of two rows with one key, the last wins, attribute by
+    ///   attribute.
+    /// - ``MergePolicy/overwrite``: unsupported, throws ``StoreError/Code/unsupportedRequest``.
+    ///
+    /// **Departure from Core Data:** an upsert changes only the attributes the request gives. Core Data copies
+    /// every attribute of the incoming row, resetting the ones it left out to their defaults (REFERENCE.md §3.1).
+    ///
+    /// New rows get `_opt` 1, the entity's `_ent`, and the model's default for each attribute they leave out.
+    /// Values are not validated, except that each must suit its attribute's type and a new row may not leave a
+    /// non-optional attribute without default empty.
+    ///
+    /// ```swift
+    /// let request = BatchInsertRequest(
+    ///     entityName: "Product", columns: ["sku", "price"], rows: rows, resultType: .count)
+    /// let result = try await store.execute(request, mergePolicy: .mergeByPropertyObjectTrump)
+    /// ```
+    ///
+    /// - Throws: ``StoreError``: `.invalidBatchRequest` for an unknown attribute, a relationship or a wrongly typed
+    ///   value; `.missingMandatoryProperty`; `.constraintConflict`; `.unsupportedRequest`; `.sqlite`.
+    public func execute(_ request: BatchInsertRequest, mergePolicy: MergePolicy) async throws -> BatchInsertResult {
+        let schema = self.schema
+        let identifier = self.identifier
+        let primaryKeys = self.primaryKeys
+        return try await writer.run { connection in
+            try Self.mappingSQLiteErrors(
+                operation: "batch insert into \(request.entityName)", entity: request.entityName, schema: schema,
+                path: connection.path,
+                resolution: mergePolicy == .error
+                    ? " (merge policy: error; mergeByPropertyObjectTrump updates stored rows, "
+                        + "mergeByPropertyStoreTrump keeps them)" : ""
+            ) {
+                try connection.transaction {
+                    // Inside the transaction, so no other writer can take the keys between choosing and using them;
+                    // reserving no key gives the first key above the table's rows and every key a context holds.
+                    var inserter = try BatchInserter(
+                        connection: connection, schema: schema, storeIdentifier: identifier, request: request,
+                        policy: mergePolicy, firstPrimaryKey: { try primaryKeys.reserve(0, in: $0, on: connection) })
+                    try inserter.validateNames(of: request.source)
+                    let result = try inserter.insert(request.source, resultType: request.resultType)
+                    // History: record this request's changes here (issue 4, persistent history).
+                    return result
+                }
+            }
+        }
+    }
+
+    /// Sets attributes of every object `request` matches, in one UPDATE, and increments each one's `_opt`.
+    ///
+    /// ```swift
+    /// var request = BatchUpdateRequest(entityName: "Product", resultType: .updatedObjectsCount)
+    /// request.predicate = try FetchPredicate(format: "discontinued == YES")
+    /// request.propertiesToUpdate = ["price": .keyPath("price") * 0.5, "updatedAt": .now]
+    /// let result = try await store.execute(request)
+    /// ```
+    ///
+    /// - Throws: ``StoreError`` `.invalidBatchRequest` when a property or expression does not fit the model,
+    ///   `.constraintConflict` when new values collide with a uniqueness constraint, `.sqlite`;
+    ///   ``FetchPredicateError`` from the predicate.
+    public func execute(_ request: BatchUpdateRequest) async throws -> BatchUpdateResult {
+        let schema = self.schema
+        let identifier = self.identifier
+        return try await writer.run { connection in
+            try Self.mappingSQLiteErrors(
+                operation: "batch update of \(request.entityName)", entity: request.entityName, schema: schema,
+                path: connection.path
+            ) {
+                try connection.transaction {
+                    let result = try BatchUpdater(connection: connection, schema: schema, storeIdentifier: identifier)
+                        .update(request)
+                    // History: record this request's changes here (issue 4, persistent history).
+                    return result
+                }
+            }
+        }
+    }
+
+    /// Deletes the objects `request` names, applying the model's delete rules in SQL: cascade (recursively),
+    /// nullify (clearing keys and bumping `_opt`), deny (refusing the whole request while a guarded relationship
+    /// holds an object), no action. See ``BatchDeleteResult`` for what is reported.
+    ///
+    /// ```swift
+    /// var old = FetchRequest(entityName: "Order")
+    /// old.predicate = try FetchPredicate(format: "placedAt < %@", cutoff)
+    /// let result = try await store.execute(BatchDeleteRequest(fetchRequest: old, resultType: .count))
+    /// ```
+    ///
+    /// - Throws: ``ValidationError`` 1600 `relationshipDeniedDelete` when a deny rule would be broken, 1570
+    ///   `missingMandatoryProperty` when nullify would empty a non-optional to-one (nothing is deleted);
+    ///   ``StoreError`` `.invalidBatchRequest` or `.sqlite`; ``FetchRequestError`` or ``FetchPredicateError``.
+    public func execute(_ request: BatchDeleteRequest) async throws -> BatchDeleteResult {
+        let schema = self.schema
+        let identifier = self.identifier
+        return try await writer.run { connection in
+            try Self.mappingSQLiteErrors(
+                operation: "batch delete", entity: request.entityName, schema: schema, path: connection.path
+            ) {
+                try connection.transaction {
+                    let result = try BatchDeleter(connection: connection, schema: schema, storeIdentifier: identifier)
+                        .delete(request)
+                    // History: record this request's changes here (issue 4, persistent history).
+                    return result
+                }
+            }
+        }
+    }
+
+    /// Runs `body`, turning an ``SQLiteError`` into a ``StoreError`` that names the request.
+    private static func mappingSQLiteErrors<Result>(
+        operation: String, entity: String, schema: StoreSchema, path: String, resolution: String = "",
+        _ body: () throws -> Result
+    ) throws -> Result {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw StoreError.batch(
+                error, operation: operation, entity: entity, schema: schema, path: path, resolution: resolution)
+        }
+    }
+}
+
+extension BatchDeleteRequest {
+    /// The entity named by the fetch request or the first object ID, for messages.
+    var entityName: String {
+        switch source {
+        case .fetchRequest(let request): request.entityName
+        case .objectIDs(let ids): ids.first?.entityName ?? "(no objects)"
+        }
+    }
+}

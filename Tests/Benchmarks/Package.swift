@@ -11,7 +11,9 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "ferry-bench",
-            dependencies: [.product(name: "FerryIO", package: "Ferry")],
+            dependencies: [
+                .product(name: "FerryIO", package: "Ferry"), .product(name: "FerryStore", package: "Ferry"),
+            ],
             swiftSettings: [.enableUpcomingFeature("InternalImportsByDefault")]
         )
     ],

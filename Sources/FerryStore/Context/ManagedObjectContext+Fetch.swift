@@ -13,8 +13,20 @@ extension ManagedObjectContext {
     ///   ``StoreError`` when SQLite fails.
     public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
         assertOnQueue()
-        let ids = try fetchObjectIDs(request)
-        let storage = FetchedObjects.Storage(context: self, ids: ids, batchSize: request.fetchBatchSize)
+        let deleted = Set(pending.values.filter { $0.state.lifecycle == .deleted }.map(\.objectID))
+        let identifier = store.identifier
+        var keys = CompactObjectKeys(blockSize: request.fetchBatchSize > 0 ? request.fetchBatchSize : 1_000)
+        try withFetchExecutor(request) { executor in
+            try executor.forEachObject(matching: request) { key, entity in
+                if !deleted.isEmpty,
+                    deleted.contains(ObjectID(entityName: entity, primaryKey: key, storeIdentifier: identifier))
+                {
+                    return
+                }
+                keys.append(key, entity: entity)
+            }
+        }
+        let storage = FetchedObjects.Storage(context: self, keys: keys, loadsInBatches: request.fetchBatchSize > 0)
         if request.fetchBatchSize <= 0 { try storage.loadAll() }
         return FetchedObjects(storage: storage)
     }
@@ -24,12 +36,7 @@ extension ManagedObjectContext {
     /// - Throws: as ``fetch(_:)``.
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
         assertOnQueue()
-        let schema = store.schema
-        let identifier = store.identifier
-        let ids = try storeAccess("fetching \(request.entityName)") { connection in
-            try FetchExecutor(connection: connection, schema: schema, storeIdentifier: identifier).objectIDs(
-                for: request)
-        }
+        let ids = try withFetchExecutor(request) { try $0.objectIDs(for: request) }
         let deleted = pending.values.filter { $0.state.lifecycle == .deleted }
         guard !deleted.isEmpty else { return ids }
         let deletedIDs = Set(deleted.map(\.objectID))
@@ -41,12 +48,7 @@ extension ManagedObjectContext {
     /// - Throws: as ``fetch(_:)``.
     public func count(for request: FetchRequest) throws -> Int {
         assertOnQueue()
-        let schema = store.schema
-        let identifier = store.identifier
-        return try storeAccess("counting \(request.entityName)") { connection in
-            try FetchExecutor(connection: connection, schema: schema, storeIdentifier: identifier).count(
-                for: request)
-        }
+        return try withFetchExecutor(request) { try $0.count(for: request) }
     }
 
     /// The dictionaries `request` fetches from the store: chosen properties, aggregates and groups.
@@ -54,11 +56,17 @@ extension ManagedObjectContext {
     /// - Throws: as ``fetch(_:)``.
     public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: AttributeValue?]] {
         assertOnQueue()
+        return try withFetchExecutor(request) { try $0.dictionaries(for: request) }
+    }
+
+    /// Runs `body` with a fetch executor on the store's writer.
+    private func withFetchExecutor<Result>(
+        _ request: FetchRequest, _ body: (FetchExecutor) throws -> Result
+    ) throws -> Result {
         let schema = store.schema
         let identifier = store.identifier
         return try storeAccess("fetching \(request.entityName)") { connection in
-            try FetchExecutor(connection: connection, schema: schema, storeIdentifier: identifier).dictionaries(
-                for: request)
+            try body(FetchExecutor(connection: connection, schema: schema, storeIdentifier: identifier))
         }
     }
 }
@@ -68,60 +76,45 @@ extension ManagedObjectContext {
 /// Use it on its context's queue only, like the objects it gives. Walking it in order loads each batch once;
 /// copying it into an `Array` loads every batch and keeps them all.
 public struct FetchedObjects: RandomAccessCollection {
-    /// The fetched objects' keys, compactly (9 bytes each: a million rows cost 9 MB), and the batch loaded.
+    /// The fetched objects' keys, packed (``CompactObjectKeys``), and the batch loaded.
     final class Storage {
         let context: ManagedObjectContext
-        let batchSize: Int
-        private let primaryKeys: [Int64]
-        /// Index into `entityNames` of each object's entity.
-        private let entityIndexes: [UInt16]
-        private let entityNames: [String]
+        let keys: CompactObjectKeys
+        let loadsInBatches: Bool
         private let storeIdentifier: String
         private var loadedBatch = -1
         private var objects: [ManagedObject] = []
 
-        init(context: ManagedObjectContext, ids: [ObjectID], batchSize: Int) {
+        init(context: ManagedObjectContext, keys: CompactObjectKeys, loadsInBatches: Bool) {
             self.context = context
-            self.batchSize = batchSize
-            var names: [String] = []
-            var indexes: [String: UInt16] = [:]
-            primaryKeys = ids.map(\.primaryKey)
-            entityIndexes = ids.map { id in
-                if let index = indexes[id.entityName] { return index }
-                let index = UInt16(names.count)
-                names.append(id.entityName)
-                indexes[id.entityName] = index
-                return index
-            }
-            entityNames = names
-            storeIdentifier = context.store.identifier
+            self.keys = keys
+            self.loadsInBatches = loadsInBatches
+            self.storeIdentifier = context.store.identifier
         }
 
-        var count: Int { primaryKeys.count }
+        var count: Int { keys.count }
 
-        func id(at index: Int) -> ObjectID {
-            ObjectID(
-                entityName: entityNames[Int(entityIndexes[index])], primaryKey: primaryKeys[index],
-                storeIdentifier: storeIdentifier)
+        func ids(inBatch batch: Int) -> [ObjectID] {
+            keys.block(batch).map {
+                ObjectID(entityName: $0.entity, primaryKey: $0.key, storeIdentifier: storeIdentifier)
+            }
         }
 
         func loadAll() throws {
-            objects = try context.materialize((0..<count).map(id))
-            loadedBatch = 0
+            objects = try context.materialize((0..<keys.blockCount).flatMap(ids(inBatch:)))
         }
 
         func object(at index: Int) -> ManagedObject {
-            guard batchSize > 0 else { return objects[index] }
-            let batch = index / batchSize
+            guard loadsInBatches else { return objects[index] }
+            let batch = index / keys.blockSize
             if batch != loadedBatch {
-                let start = batch * batchSize
-                let ids = (start..<Swift.min(start + batchSize, count)).map(id)
+                let ids = ids(inBatch: batch)
                 // Release the batch left before loading the next one, so at most one batch is held here.
                 objects = []
                 objects = (try? context.materialize(ids)) ?? ids.map { context.object(with: $0) }
                 loadedBatch = batch
             }
-            return objects[index - batch * batchSize]
+            return objects[index - batch * keys.blockSize]
         }
     }
 
@@ -134,5 +127,5 @@ public struct FetchedObjects: RandomAccessCollection {
     public subscript(position: Int) -> ManagedObject { storage.object(at: position) }
 
     /// The IDs of every object, in fetch order, without loading any.
-    public var objectIDs: [ObjectID] { (0..<storage.count).map(storage.id) }
+    public var objectIDs: [ObjectID] { (0..<storage.keys.blockCount).flatMap(storage.ids(inBatch:)) }
 }

@@ -1,3 +1,5 @@
+import FerrySQLite
+
 extension ManagedObjectContext {
     /// Saves the pending changes: to the store for a root context, into the parent for a child (Core Data's
     /// `save()`). A context without changes does nothing.
@@ -14,9 +16,7 @@ extension ManagedObjectContext {
         assertOnQueue()
         processPendingChanges()
         guard hasChanges else { return }
-        for object in pending.values.sorted(by: Self.saveOrder) where object.state.lifecycle != .invalid {
-            object.willSave()
-        }
+        for object in pending.values where object.state.lifecycle != .invalid { object.willSave() }
         processPendingChanges()
         let objects = pending.values.sorted(by: Self.saveOrder)
         try validatePendingObjects(objects)
@@ -104,6 +104,10 @@ extension ManagedObjectContext {
     }
 
     /// Checks, resolves and writes `plan` in one transaction on the store's writer.
+    ///
+    /// Uniqueness against the store is checked optimistically: the plan is written under a savepoint, and only
+    /// when SQLite refuses a row for a UNIQUE index is the store searched for the colliding rows, the savepoint
+    /// rolled back and the resolved plan written again. An import of new keys so pays one index probe per row.
     private func writeToStore(_ plan: SavePlan) throws -> SaveOutcome {
         let store = self.store
         let policy = mergePolicy
@@ -114,19 +118,38 @@ extension ManagedObjectContext {
                 let detector = ConflictDetector(
                     connection: connection, schema: store.schema, layouts: store.layouts,
                     storeIdentifier: store.identifier)
-                let locking = try detector.lockingConflicts(in: plan)
-                let constraints = try detector.constraintConflicts(in: plan)
-                if policy == .error, !locking.isEmpty || !constraints.isEmpty {
-                    throw SaveConflictError(
-                        lockingConflicts: locking.map(\.conflict), constraintConflicts: constraints.map(\.conflict))
-                }
                 let resolver = ConflictResolver(policy: policy, layouts: store.layouts)
-                try resolver.resolve(locking, in: &plan, outcome: &outcome)
-                try resolver.resolve(constraints, in: &plan, outcome: &outcome)
-                try SaveWriter(
+                let writer = SaveWriter(
                     connection: connection, schema: store.schema, layouts: store.layouts,
-                    primaryKeys: store.primaryKeys, storeIdentifier: store.identifier
-                ).write(plan, outcome: &outcome)
+                    primaryKeys: store.primaryKeys, storeIdentifier: store.identifier)
+                let locking = try detector.lockingConflicts(in: plan)
+                let duplicates = try detector.constraintConflicts(in: plan, checkingStore: false)
+                if policy == .error, !locking.isEmpty || !duplicates.isEmpty {
+                    throw SaveConflictError(
+                        lockingConflicts: locking.map(\.conflict),
+                        constraintConflicts: try detector.constraintConflicts(in: plan, checkingStore: true).map(
+                            \.conflict))
+                }
+                try resolver.resolve(locking, in: &plan, outcome: &outcome)
+                try resolver.resolve(duplicates, in: &plan, outcome: &outcome)
+                try connection.execute("SAVEPOINT ferry_save")
+                let reservations = store.primaryKeys.reservations()
+                do {
+                    var attempt = outcome
+                    try writer.write(plan, outcome: &attempt)
+                    try connection.execute("RELEASE ferry_save")
+                    return attempt
+                } catch let error as SQLiteError where error.extendedCode == .uniqueConstraint {
+                    try connection.execute("ROLLBACK TO ferry_save")
+                    try connection.execute("RELEASE ferry_save")
+                    store.primaryKeys.restore(reservations)
+                }
+                let stored = try detector.constraintConflicts(in: plan, checkingStore: true)
+                if policy == .error {
+                    throw SaveConflictError(lockingConflicts: [], constraintConflicts: stored.map(\.conflict))
+                }
+                try resolver.resolve(stored, in: &plan, outcome: &outcome)
+                try writer.write(plan, outcome: &outcome)
                 return outcome
             }
         }

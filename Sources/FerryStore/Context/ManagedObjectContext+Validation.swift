@@ -6,7 +6,14 @@ extension ManagedObjectContext {
     func validatePendingObjects(_ objects: [ManagedObject]) throws {
         var errors: [ValidationError] = []
         for object in objects {
-            let description = object.objectID.uriString
+            // Errors name the object by its URI, which is only worth building for an object that fails.
+            let description = ""
+            let failuresBefore = errors.count
+            defer {
+                for index in failuresBefore..<errors.count where errors[index].objectDescription == description {
+                    errors[index].objectDescription = object.objectID.uriString
+                }
+            }
             switch object.state.lifecycle {
             case .inserted, .updated:
                 guard object.state.hasPersistentChanges(object.layout) else { continue }
@@ -59,7 +66,8 @@ extension ManagedObjectContext {
         do {
             try body()
         } catch let error as ValidationError {
-            errors.append(error.filling(entity: object.layout.name, key: nil, objectDescription: object.objectID.uriString))
+            errors.append(
+                error.filling(entity: object.layout.name, key: nil, objectDescription: object.objectID.uriString))
         } catch {
             errors.append(
                 ValidationError(

@@ -56,18 +56,37 @@ package struct FetchExecutor {
     ///
     /// - Throws: as ``execute(_:)``.
     package func objectIDs(for request: FetchRequest) throws -> [ObjectID] {
+        var ids: [ObjectID] = []
+        try forEachObject(matching: request) { key, entity in
+            ids.append(ObjectID(entityName: entity, primaryKey: key, storeIdentifier: storeIdentifier))
+        }
+        return ids
+    }
+
+    /// Calls `body` with the primary key and entity name of each object `request` matches, in its order, straight
+    /// from the statement: a fetch of a million IDs holds no row objects.
+    ///
+    /// - Throws: as ``execute(_:)``.
+    package func forEachObject(matching request: FetchRequest, _ body: (Int64, String) throws -> Void) throws {
         var request = request
         request.resultType = .managedObjectID
-        return try rows(for: request, compiled: request.compile(in: schema)).map { row in
-            guard case .integer(let key) = row[0], case .integer(let entityID) = row[1],
-                let entity = schema.entityNames[Int(entityID)]
-            else {
-                throw FetchRequestError(
-                    code: .undecodableValue,
-                    message: "a row of \(request.entityName)'s table has no valid _pk or _ent",
-                    entityName: request.entityName)
+        let compiled = try request.compile(in: schema)
+        do {
+            let statement = try connection.cachedStatement(compiled.sql)
+            defer { statement.reset() }
+            try statement.bind(compiled.bindings)
+            while try statement.step() {
+                guard let entity = schema.entityNames[Int(statement.int64(at: 1))], !statement.isNull(at: 0) else {
+                    throw FetchRequestError(
+                        code: .undecodableValue,
+                        message: "a row of \(request.entityName)'s table has no valid _pk or _ent",
+                        entityName: request.entityName)
+                }
+                try body(statement.int64(at: 0), entity)
             }
-            return ObjectID(entityName: entity, primaryKey: key, storeIdentifier: storeIdentifier)
+        } catch let error as SQLiteError {
+            throw StoreError(
+                .sqlite, "fetching \(request.entityName) failed", path: connection.path, underlying: error)
         }
     }
 

@@ -1,4 +1,8 @@
 public import Foundation
+import Synchronization
+
+/// The last temporary identifier handed out.
+private let temporaryCounter = Atomic<UInt64>(0)
 
 /// The identity of one stored object: its entity, its primary key (`_pk`) and the store that holds it, as Core
 /// Data's permanent `NSManagedObjectID`.
@@ -16,7 +20,7 @@ public import Foundation
 ///
 /// An object inserted into a context has a *temporary* ID until it is saved (or until
 /// `ManagedObjectContext.obtainPermanentIDs(for:)`): ``isTemporaryID`` is true, ``primaryKey`` is 0 and the URI
-/// has Core Data's temporary shape, `x-ferry:///<Entity>/t<UUID>`, which does not parse back.
+/// has Core Data's temporary shape, `x-ferry:///<Entity>/t<number>`, which does not parse back.
 public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     /// The URI scheme of object IDs: `x-ferry`.
     public static let uriScheme = "x-ferry"
@@ -28,7 +32,8 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     /// The identifier of the store holding the object (``StoreMetadata/storeIdentifier``).
     public var storeIdentifier: String
     /// For a temporary ID, what tells it apart from every other; `nil` for a permanent ID.
-    public private(set) var temporaryIdentifier: UUID?
+    /// Numbered from a process-wide counter: a UUID per inserted object cost a read of the random device.
+    public private(set) var temporaryIdentifier: UInt64?
 
     /// Whether this is the temporary ID of an object not yet saved (Core Data's `isTemporaryID`).
     public var isTemporaryID: Bool { temporaryIdentifier != nil }
@@ -36,7 +41,7 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     /// A new temporary ID for an object of `entityName` inserted into a context.
     public static func temporary(entityName: String) -> ObjectID {
         var id = ObjectID(entityName: entityName, primaryKey: 0, storeIdentifier: "")
-        id.temporaryIdentifier = UUID()
+        id.temporaryIdentifier = temporaryCounter.add(1, ordering: .relaxed).newValue
         return id
     }
 
@@ -53,7 +58,7 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     /// store UUIDs never have any).
     public var uriString: String {
         if let temporaryIdentifier {
-            return "\(Self.uriScheme):///\(Self.encode(entityName))/t\(temporaryIdentifier.uuidString)"
+            return "\(Self.uriScheme):///\(Self.encode(entityName))/t\(temporaryIdentifier)"
         }
         return "\(Self.uriScheme)://\(Self.encode(storeIdentifier))/\(Self.encode(entityName))/p\(primaryKey)"
     }
@@ -86,6 +91,13 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
             return nil
         }
         self.init(entityName: entity, primaryKey: key, storeIdentifier: store)
+    }
+
+    /// Hashes the primary key (or temporary identifier) only: the entity and store rarely tell two IDs of one
+    /// table apart, and hashing their text made every context lookup slow.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(primaryKey)
+        hasher.combine(temporaryIdentifier)
     }
 
     /// The URI, as Core Data prints an object ID's: `<x-ferry://…/Product/p12>`.

@@ -23,6 +23,9 @@ final class EntityLayout: Sendable {
         let slots: [Int]
         /// The `_ent` values the constraint covers.
         let entityIDs: [Int]
+        /// Tells constraints apart cheaply: the declaring entity's place in the model and the constraint's place
+        /// in it.
+        let identifier: Int
     }
 
     let entity: EntityDescription
@@ -41,6 +44,8 @@ final class EntityLayout: Sendable {
     let constraints: [Constraint]
     /// `"_pk", "_ent", "_opt", <stored attributes>, <to-one columns, each followed by its _ent column if any>`.
     let selectColumns: String
+    /// `INSERT INTO <table> ("_pk", "_ent", "_opt", <writable attributes>, <to-one columns>) VALUES (?, ?, 1, …)`.
+    let insertSQL: String
 
     var name: String { entity.name }
     var table: String { mapping.table }
@@ -72,15 +77,18 @@ final class EntityLayout: Sendable {
         self.foreignKeys = foreignKeys
         let storedAttributeSlots = attributes.indices.filter { attributes[$0].isStored }
         self.storedAttributeSlots = storedAttributeSlots
-        writableAttributeSlots = attributes.indices.filter {
+        let writableAttributeSlots = attributes.indices.filter {
             attributes[$0].isStored && attributes[$0].derivation == nil
         }
+        self.writableAttributeSlots = writableAttributeSlots
         constraints = model.ancestry(of: entity.name).flatMap { declaring in
-            declaring.uniquenessConstraints.map { names in
+            let entityIndex = model.entities.firstIndex { $0.name == declaring.name } ?? 0
+            return declaring.uniquenessConstraints.enumerated().map { index, names in
                 Constraint(
                     declaringEntity: declaring.name, attributeNames: names,
                     slots: names.compactMap { name in attributes.firstIndex { $0.name == name } },
-                    entityIDs: schema.mapping(for: declaring.name)?.hierarchyIDs ?? [])
+                    entityIDs: schema.mapping(for: declaring.name)?.hierarchyIDs ?? [],
+                    identifier: entityIndex << 16 | index)
             }
         }
         var columns = ["_pk", "_ent", "_opt"] + storedAttributeSlots.map { attributes[$0].name }
@@ -89,6 +97,11 @@ final class EntityLayout: Sendable {
             if let entityColumn = key.entityColumn { columns.append(entityColumn) }
         }
         selectColumns = columns.map(SQL.identifier).joined(separator: ", ")
+        let insertColumns = ["_pk", "_ent", "_opt"] + writableAttributeSlots.map { attributes[$0].name } + columns.dropFirst(3 + storedAttributeSlots.count)
+        let values = ["?", "?", "1"] + Array(repeating: "?", count: insertColumns.count - 3)
+        insertSQL =
+            "INSERT INTO \(SQL.identifier(mapping.table)) (\(insertColumns.map(SQL.identifier).joined(separator: ", "))) "
+            + "VALUES (\(values.joined(separator: ", ")))"
     }
 
     /// The slot of the property `key`; a key the entity does not have is a programming error and traps.

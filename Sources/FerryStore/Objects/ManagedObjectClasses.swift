@@ -2,6 +2,8 @@
 /// their nearest ancestor's, and otherwise ``ManagedObject`` itself.
 struct ManagedObjectClasses: Sendable {
     private var byEntity: [String: ManagedObject.Type] = [:]
+    /// Every entity's class, resolved through its ancestry.
+    private var resolved: [String: ManagedObject.Type] = [:]
     let model: ManagedObjectModel
 
     init(model: ManagedObjectModel) {
@@ -12,13 +14,15 @@ struct ManagedObjectClasses: Sendable {
     mutating func register(_ type: ManagedObject.Type, forEntity entity: String) {
         precondition(model.entity(named: entity) != nil, "the model has no entity '\(entity)'")
         byEntity[entity] = type
+        let registered = byEntity
+        resolved = [:]
+        for entity in model.entities {
+            resolved[entity.name] = model.ancestry(of: entity.name).reversed().compactMap { registered[$0.name] }.first
+        }
     }
 
     /// The class of `entity`'s objects.
     func type(for entity: String) -> ManagedObject.Type {
-        for ancestor in model.ancestry(of: entity).reversed() {
-            if let type = byEntity[ancestor.name] { return type }
-        }
-        return ManagedObject.self
+        resolved[entity] ?? ManagedObject.self
     }
 }

@@ -42,12 +42,14 @@ struct ConflictDetector {
         }
     }
 
-    /// The constraint keys that inserted (or key-changing updated) rows share with each other or with stored rows.
-    /// Keys with a nil part never collide (SQLite's UNIQUE lets NULLs repeat, REFERENCE.md §2.4).
-    func constraintConflicts(in plan: SavePlan) throws -> [ConstraintFinding] {
-        var deleting: Set<ObjectID> = Set(plan.deletes.map(\.objectID))
+    /// The constraint keys that inserted (or key-changing updated) rows share with each other, and — when
+    /// `checkingStore` — with stored rows. Keys with a nil part never collide (SQLite's UNIQUE lets NULLs repeat,
+    /// REFERENCE.md §2.4).
+    func constraintConflicts(in plan: SavePlan, checkingStore: Bool) throws -> [ConstraintFinding] {
+        var leaving: Set<ObjectID> = Set(plan.deletes.map(\.objectID))
         var groups: [GroupKey: [ObjectID]] = [:]
         var order: [GroupKey] = []
+        var constraints: [Int: EntityLayout.Constraint] = [:]
         for row in plan.inserts + plan.updates {
             let layout = layouts[row.objectID.entityName]
             for constraint in layout.constraints {
@@ -58,61 +60,88 @@ struct ConflictDetector {
                         continue
                     }
                     // Its stored key is leaving, so a new row may take it.
-                    deleting.insert(row.objectID)
+                    leaving.insert(row.objectID)
                 }
-                let groupKey = GroupKey(constraint: constraint, key: key)
+                constraints[constraint.identifier] = constraint
+                let groupKey = GroupKey(constraint: constraint.identifier, key: key)
                 if groups[groupKey] == nil { order.append(groupKey) }
                 groups[groupKey, default: []].append(row.objectID)
             }
         }
+        var stored: [GroupKey: ObjectID] = [:]
+        for (identifier, keys) in Dictionary(grouping: order, by: \.constraint) where checkingStore {
+            guard let constraint = constraints[identifier] else { continue }
+            try findStoredRows(holding: keys.map(\.key), of: constraint, excluding: leaving) { key, id in
+                stored[GroupKey(constraint: identifier, key: key)] = id
+            }
+        }
         var findings: [ConstraintFinding] = []
         for groupKey in order {
-            guard let objects = groups[groupKey] else { continue }
-            let stored = try storedRow(holding: groupKey, excluding: deleting)
-            guard objects.count > 1 || stored != nil else { continue }
-            let names = groupKey.constraint.attributeNames
+            guard let objects = groups[groupKey], let constraint = constraints[groupKey.constraint] else { continue }
+            let storedRow = try stored[groupKey].flatMap { id in
+                try readRows([id.primaryKey], of: layouts[id.entityName]).first
+            }
+            guard objects.count > 1 || storedRow != nil else { continue }
             var values: [String: AttributeValue?] = [:]
-            for (name, value) in zip(names, groupKey.key) { values.updateValue(value, forKey: name) }
+            for (name, value) in zip(constraint.attributeNames, groupKey.key) { values.updateValue(value, forKey: name) }
             findings.append(
                 ConstraintFinding(
                     conflict: ConstraintConflict(
-                        entityName: groupKey.constraint.declaringEntity, constraint: names, constraintValues: values,
-                        databaseObjectID: stored?.objectID,
-                        databaseSnapshot: stored.map { layouts[$0.objectID.entityName].snapshot($0.attributes) },
+                        entityName: constraint.declaringEntity, constraint: constraint.attributeNames,
+                        constraintValues: values, databaseObjectID: storedRow?.objectID,
+                        databaseSnapshot: storedRow.map { layouts[$0.objectID.entityName].snapshot($0.attributes) },
                         conflictingObjectIDs: objects),
-                    stored: stored))
+                    stored: storedRow))
         }
         return findings
     }
 
     private struct GroupKey: Hashable {
-        var constraint: EntityLayout.Constraint
+        /// ``EntityLayout/Constraint/identifier``.
+        var constraint: Int
         var key: [AttributeValue?]
     }
 
-    /// The stored row with `group`'s key, other than the rows in `excluded`.
-    private func storedRow(holding group: GroupKey, excluding excluded: Set<ObjectID>) throws -> StoredRow? {
-        let declaring = layouts[group.constraint.declaringEntity]
-        let conditions = group.constraint.attributeNames.map { SQL.identifier($0) + " = ?" }
-        let entities = group.constraint.entityIDs.map(String.init).joined(separator: ", ")
-        let statement = try connection.cachedStatement(
-            "SELECT _pk, _ent FROM \(SQL.identifier(declaring.table)) WHERE "
-                + conditions.joined(separator: " AND ") + " AND _ent IN (\(entities))")
-        defer { statement.reset() }
-        for (offset, slot) in group.constraint.slots.enumerated() {
-            try statement.bind(group.key[offset], as: declaring.attributes[slot].type, at: offset + 1)
-        }
-        var found: ObjectID?
-        while try statement.step() {
-            let entity = schema.entityNames[Int(statement.int64(at: 1))] ?? declaring.name
-            let id = ObjectID(entityName: entity, primaryKey: statement.int64(at: 0), storeIdentifier: storeIdentifier)
-            if !excluded.contains(id) {
-                found = id
-                break
+    /// Reports the stored row holding each of `keys` under `constraint`, rows in `excluded` aside. A one-attribute
+    /// constraint is looked up with `IN` lists, so a chunk of ten thousand keys costs a few dozen queries.
+    private func findStoredRows(
+        holding keys: [[AttributeValue?]], of constraint: EntityLayout.Constraint, excluding excluded: Set<ObjectID>,
+        _ found: ([AttributeValue?], ObjectID) -> Void
+    ) throws {
+        let declaring = layouts[constraint.declaringEntity]
+        let types = constraint.slots.map { declaring.attributes[$0].type }
+        let columns = constraint.attributeNames.map(SQL.identifier)
+        let select =
+            "SELECT _pk, _ent, \(columns.joined(separator: ", ")) FROM \(SQL.identifier(declaring.table)) WHERE "
+            + "_ent IN (\(constraint.entityIDs.map(String.init).joined(separator: ", "))) AND "
+        let perQuery = columns.count == 1 ? EntityLayout.keysPerQuery : 1
+        let decoder = FetchValueDecoder(entityName: declaring.name)
+        for start in stride(from: 0, to: keys.count, by: perQuery) {
+            let batch = keys[start..<min(start + perQuery, keys.count)]
+            let condition =
+                columns.count == 1
+                ? "\(columns[0]) IN (\(Array(repeating: "?", count: batch.count).joined(separator: ", ")))"
+                : columns.map { "\($0) = ?" }.joined(separator: " AND ")
+            let statement = try connection.cachedStatement(select + condition)
+            defer { statement.reset() }
+            var index = 1
+            for key in batch {
+                for (offset, value) in key.enumerated() {
+                    try statement.bind(value, as: types[offset], at: index)
+                    index += 1
+                }
+            }
+            while try statement.step() {
+                let entity = schema.entityNames[Int(statement.int64(at: 1))] ?? declaring.name
+                let id = ObjectID(entityName: entity, primaryKey: statement.int64(at: 0), storeIdentifier: storeIdentifier)
+                guard !excluded.contains(id) else { continue }
+                let key = try types.enumerated().map { offset, type in
+                    try decoder.decode(
+                        statement.value(at: 2 + offset), .attribute(type), key: constraint.attributeNames[offset])
+                }
+                found(key, id)
             }
         }
-        guard let found else { return nil }
-        return try readRows([found.primaryKey], of: layouts[found.entityName]).first
     }
 
     private func readRows(_ keys: [Int64], of layout: EntityLayout) throws -> [StoredRow] {

@@ -131,7 +131,7 @@ struct SaveWriter {
     private func insert(_ row: SavePlan.Row, outcome: inout SaveOutcome) throws {
         let layout = layouts[row.objectID.entityName]
         let id = outcome.finalID(of: row.objectID)
-        let statement = try connection.cachedStatement(insertSQL(layout))
+        let statement = try connection.cachedStatement(layout.insertSQL)
         defer { statement.reset() }
         try statement.bind(id.primaryKey, at: 1)
         try statement.bind(layout.mapping.entityID, at: 2)
@@ -146,17 +146,6 @@ struct SaveWriter {
         _ = try statement.step()
         outcome.versions[id] = 1
         outcome.inserted.append(id)
-    }
-
-    private func insertSQL(_ layout: EntityLayout) -> String {
-        var columns = ["_pk", "_ent", "_opt"] + layout.writableAttributeSlots.map { layout.attributes[$0].name }
-        for key in layout.foreignKeys {
-            columns.append(key.column)
-            if let column = key.entityColumn { columns.append(column) }
-        }
-        let values = ["?", "?", "1"] + Array(repeating: "?", count: columns.count - 3)
-        return "INSERT INTO \(SQL.identifier(layout.table)) (\(columns.map(SQL.identifier).joined(separator: ", "))) "
-            + "VALUES (\(values.joined(separator: ", ")))"
     }
 
     /// Binds a to-one reference (its key, and its entity when the column pair needs it).

@@ -17,6 +17,23 @@ public struct PersistentStoreDescription: Sendable, Hashable {
     public var location: Location
     /// How long a statement waits for another connection's (or process's) lock before failing.
     public var busyTimeout: Duration
+    /// How hard SQLite pushes commits to disk (`PRAGMA synchronous`).
+    public var synchronous: Synchronous = .normal
+    /// The page cache of the store's connection, in KiB; `nil` keeps SQLite's default (2 MiB). A bulk import into
+    /// a large table gains much from a bigger cache (64 MiB is what the benchmarks use); a walk of a large fetch
+    /// keeps memory flat with the default.
+    public var cacheSizeKiB: Int?
+
+    /// SQLite's `synchronous` levels.
+    public enum Synchronous: String, Sendable, Hashable {
+        /// No syncs: fastest; an OS crash or power loss may corrupt the store. For scratch stores only.
+        case off = "OFF"
+        /// In WAL mode, commits are durable against a process crash and the store never corrupts; a power loss may
+        /// lose the last commits. The default: a nightly import can re-run its last chunks.
+        case normal = "NORMAL"
+        /// Every commit synced to disk before it returns.
+        case full = "FULL"
+    }
 
     /// A file store at `path`.
     public init(path: String, busyTimeout: Duration = .seconds(5)) {

@@ -22,10 +22,21 @@ package final class PrimaryKeyAllocator: Sendable {
             "SELECT coalesce(max(\(SQL.identifier("_pk"))), 0) FROM \(SQL.identifier(table))")
         defer { statement.reset() }
         let storedMaximum = try statement.step() ? statement.int64(at: 0) : 0
-        return reserved.withLock { reserved in
+        return self.reserved.withLock { reserved in
             let first = max(reserved[table] ?? 0, storedMaximum) + 1
             reserved[table] = first + Int64(count) - 1
             return first
         }
+    }
+
+    /// The reservations made so far, to hand back to ``restore(_:)`` when a transaction that reserved keys rolls
+    /// back (call both on the store's writer, inside that transaction).
+    package func reservations() -> [String: Int64] {
+        reserved.withLock { $0 }
+    }
+
+    /// Forgets the reservations made since `reservations` was taken.
+    package func restore(_ reservations: [String: Int64]) {
+        reserved.withLock { $0 = reservations }
     }
 }

@@ -2,13 +2,21 @@
 //
 //   ferry-bench read FILE [--repeat N]        read every record (format from the extension), touch every field
 //   ferry-bench convert INPUT OUTPUT          read and write (format from the extensions)
+//   ferry-bench context-insert CSV STORE [--chunk N]
+//                                             insert every record through a background context, saving
+//                                             and resetting every N (default 10,000)
+//   ferry-bench walk STORE [--limit N] [--batch N]
+//                                             walk a fetch with fetchBatchSize N (default 1,000); prints peak RSS
 //
 // Prints one line per run: records, seconds, MB/s of input.
 import FerryIO
 import Foundation
 
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: ferry-bench read FILE [--repeat N] | convert INPUT OUTPUT\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            ("usage: ferry-bench read FILE [--repeat N] | convert INPUT OUTPUT | context-insert CSV STORE [--chunk N]"
+                + " | walk STORE [--limit N] [--batch N]\n").utf8))
     exit(64)
 }
 
@@ -38,6 +46,12 @@ func report(_ what: String, records: Int, seconds: Double, bytes: Int) {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+
+/// The integer after `name` in the arguments, if any.
+func option(_ name: String) -> Int? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return Int(arguments[index + 1])
+}
 guard let command = arguments.first else { usage() }
 do {
     switch command {
@@ -59,6 +73,12 @@ do {
         let writer = try format(of: arguments[2]).openWriter(path: arguments[2])
         let records = try RecordCopier(from: reader, to: writer).copyAll()
         report("convert", records: records, seconds: Date().timeIntervalSince(started), bytes: bytes)
+    case "context-insert":
+        guard arguments.count >= 3 else { usage() }
+        try await contextInsert(csv: arguments[1], store: arguments[2], chunk: option("--chunk") ?? 10_000)
+    case "walk":
+        guard arguments.count >= 2 else { usage() }
+        try await walk(store: arguments[1], limit: option("--limit") ?? 0, batch: option("--batch") ?? 1_000)
     default:
         usage()
     }

@@ -1,0 +1,123 @@
+// The store's benchmarks (issue 3): inserting products through background contexts, and walking a large fetch
+// with fetchBatchSize. Both use the standard products data of ../shared/bench.
+import FerryIO
+import FerryStore
+import Foundation
+
+/// The products table of the C reference (`limit import-csv --mode unique`) as a model: `sku` unique, the other
+/// columns typed as the reference binds them.
+let productModel = ManagedObjectModel(entities: [
+    EntityDescription(
+        name: "Product",
+        attributes: [
+            AttributeDescription(name: "sku", type: .string, isOptional: false),
+            AttributeDescription(name: "name", type: .string),
+            AttributeDescription(name: "category", type: .string),
+            AttributeDescription(name: "price", type: .double),
+            AttributeDescription(name: "quantity", type: .integer64),
+            AttributeDescription(name: "weight", type: .double),
+            AttributeDescription(name: "active", type: .boolean),
+            AttributeDescription(name: "created_at", type: .string),
+            AttributeDescription(name: "description", type: .string),
+            AttributeDescription(name: "tags", type: .string),
+        ],
+        uniquenessConstraints: [["sku"]])
+])
+
+/// How each CSV column becomes an attribute value (the reference's conversions: empty numbers are NULL).
+enum ColumnKind { case text, real, integer, boolean }
+let productColumns: [(name: String, kind: ColumnKind)] = [
+    ("sku", .text), ("name", .text), ("category", .text), ("price", .real), ("quantity", .integer),
+    ("weight", .real), ("active", .boolean), ("created_at", .text), ("description", .text), ("tags", .text),
+]
+
+/// `field` as a value of `kind`, numbers parsed straight from the bytes.
+func attributeValue(_ field: Field, _ kind: ColumnKind) -> AttributeValue? {
+    if field.isNull { return nil }
+    switch kind {
+    case .text:
+        return .string(field.string)
+    case .boolean:
+        return field.byteCount == 0 ? nil : .boolean(field.equals("true"))
+    case .real, .integer:
+        guard field.byteCount > 0, field.byteCount < 63 else { return nil }
+        return field.withUnsafeBytes { bytes in
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+                for (index, byte) in bytes.enumerated() { buffer[index] = CChar(bitPattern: byte) }
+                buffer[bytes.count] = 0
+                guard let base = buffer.baseAddress else { return nil }
+                return kind == .real ? .double(strtod(base, nil)) : .integer(Int64(strtoll(base, nil, 10)))
+            }
+        }
+    }
+}
+
+/// A container on `path` with the page cache the C reference uses (64 MiB) and `synchronous=OFF` like it.
+func productContainer(_ path: String, cacheKiB: Int?, synchronous: PersistentStoreDescription.Synchronous) async throws
+    -> PersistentContainer
+{
+    var description = PersistentStoreDescription(path: path)
+    description.cacheSizeKiB = cacheKiB
+    description.synchronous = synchronous
+    let container = PersistentContainer(name: "bench", model: productModel, storeDescription: description)
+    try await container.loadPersistentStores()
+    return container
+}
+
+/// Inserts every record of `csv` as a managed object through one background context, saving and resetting every
+/// `chunk` objects, under the store-trump policy.
+func contextInsert(csv: String, store: String, chunk: Int) async throws {
+    let container = try await productContainer(store, cacheKiB: 65_536, synchronous: .off)
+    let context = container.newBackgroundContext()
+    context.mergePolicy = .mergeByPropertyStoreTrump
+    let started = Date()
+    let reader = try RecordFormat.csv.openReader(path: csv)
+    let records = try context.performAndWait {
+        var count = 0
+        while let record = try reader.next() {
+            let product = context.insertObject(entityName: "Product")
+            for (index, column) in productColumns.enumerated() where index < record.count {
+                product.setValue(attributeValue(record[index], column.kind), forKey: column.name)
+            }
+            count += 1
+            if count % chunk == 0 {
+                try context.save()
+                context.reset()
+            }
+        }
+        try context.save()
+        context.reset()
+        return count
+    }
+    report("context insert", records: records, seconds: Date().timeIntervalSince(started), bytes: fileSize(csv))
+}
+
+/// Walks the first `limit` products (0: all) with `fetchBatchSize = batch`, reading every attribute, and prints
+/// the peak RSS.
+func walk(store: String, limit: Int, batch: Int) async throws {
+    let container = try await productContainer(store, cacheKiB: nil, synchronous: .normal)
+    let context = container.newBackgroundContext()
+    let started = Date()
+    let (records, checksum) = try context.performAndWait {
+        var request = FetchRequest(entityName: "Product", sortDescriptors: [FetchSortDescriptor(key: "sku")])
+        request.fetchLimit = limit
+        request.fetchBatchSize = batch
+        var checksum = 0
+        let results = try context.fetch(request)
+        for product in results {
+            if case .string(let sku)? = product.value(forKey: "sku") { checksum &+= sku.utf8.count }
+            if case .integer(let quantity)? = product.value(forKey: "quantity") { checksum &+= Int(quantity) }
+        }
+        return (results.count, checksum)
+    }
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    print(
+        String(
+            format: "walk: %d objects in %.3f s (checksum %d), peak RSS %.1f MiB", records,
+            Date().timeIntervalSince(started), checksum, Double(usage.ru_maxrss) / 1024))
+}
+
+func fileSize(_ path: String) -> Int {
+    (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+}

@@ -25,7 +25,9 @@ public struct AttributeDescription: Sendable, Hashable {
     /// Binary values above the store's threshold may live in files beside the store.
     public var allowsExternalStorage: Bool
     /// An expression the store maintains (`@count items`, `category.name`, `now()`, `canonical:name`…);
-    /// derived attributes are read-only.
+    /// derived attributes are read-only. SQLite triggers compute them when rows are written (by saves, batch
+    /// requests or plain SQL), so an object in a context keeps its old derived values after a save until it is
+    /// refreshed, as in Core Data.
     public var derivation: String?
 
     /// Creates an attribute; only the name and type are required.

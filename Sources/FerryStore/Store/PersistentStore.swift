@@ -58,7 +58,12 @@ public final class PersistentStore: Sendable {
             throw StoreError(
                 .openFailed, "cannot open the store", path: description.sqlitePath, underlying: error)
         }
-        let metadata = try await writer.run { try StoreMetadata.prepare($0, schema: schema) }
+        let metadata = try await writer.run { connection in
+            try connection.execute("PRAGMA synchronous = \(description.synchronous.rawValue)")
+            if let cache = description.cacheSizeKiB { try connection.execute("PRAGMA cache_size = -\(max(cache, 1))") }
+            try PersistentStore.registerSQLFunctions(on: connection)
+            return try StoreMetadata.prepare(connection, schema: schema)
+        }
         for warning in warnings { logger.warning("\(warning)") }
         return PersistentStore(
             description: description, schema: schema, metadata: metadata, modelWarnings: warnings, writer: writer)

@@ -14,7 +14,7 @@ extension StoreSchema {
     ]
 
     /// The SQL that creates every table and index of the store, in order: Ferry's own tables, one table per
-    /// hierarchy, join tables, then indexes.
+    /// hierarchy, join tables, indexes, then the triggers that maintain derived attributes.
     public var createStatements: [String] {
         var statements = Self.internalTableStatements
         var indexes: [String] = []
@@ -65,7 +65,7 @@ extension StoreSchema {
             )
             indexes.append(index(on: join.name, ["destination"], unique: false))
         }
-        return statements + Self.uniquelyNamed(indexes)
+        return statements + Self.uniquelyNamed(indexes) + derivationTriggerStatements
     }
 
     /// Index statements whose names are made unique: an index on `[a_b]` and one on `[a, b]` would both be called

@@ -18,7 +18,7 @@ extension ManagedObjectContext {
         guard hasChanges else { return }
         for object in pending.values where object.state.lifecycle != .invalid { object.willSave() }
         processPendingChanges()
-        let objects = pending.values.sorted(by: Self.saveOrder)
+        let objects = Self.inSaveOrder(pending.values)
         try validatePendingObjects(objects)
         if let parent {
             try push(objects, into: parent)

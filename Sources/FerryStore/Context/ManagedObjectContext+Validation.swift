@@ -18,15 +18,14 @@ extension ManagedObjectContext {
             case .inserted, .updated:
                 guard object.state.hasPersistentChanges(object.layout) else { continue }
                 errors += validator.validateForInsertOrUpdate(
-                    entity: object.layout.name, attributes: attributeValues(of: object),
-                    relationshipCounts: relationshipCounts(of: object, onlyDeny: false),
-                    objectDescription: description)
+                    entity: object.layout.name, attributeSlots: object.state.attributes,
+                    relationshipCount: { relationshipCount(of: object, $0) }, objectDescription: description)
                 collect(&errors, from: object) {
                     object.state.lifecycle == .inserted ? try object.validateForInsert() : try object.validateForUpdate()
                 }
             case .deleted where object.state.committed != nil:
                 errors += validator.validateForDelete(
-                    entity: object.layout.name, relationshipCounts: relationshipCounts(of: object, onlyDeny: true),
+                    entity: object.layout.name, relationshipCounts: denyRelationshipCounts(of: object),
                     objectDescription: description)
                 collect(&errors, from: object) { try object.validateForDelete() }
             default:
@@ -36,27 +35,28 @@ extension ManagedObjectContext {
         if let error = ValidationError.combined(errors) { throw error }
     }
 
-    private func attributeValues(of object: ManagedObject) -> [String: AttributeValue?] {
-        var values: [String: AttributeValue?] = [:]
-        for (slot, attribute) in object.layout.attributes.enumerated() {
-            values.updateValue(object.state.attributes[slot], forKey: attribute.name)
+    /// How many objects `relationship` of `object` holds; a to-many is loaded only when its rules look at the
+    /// count (it is not optional, or has a minimum or maximum).
+    private func relationshipCount(of object: ManagedObject, _ relationship: RelationshipDescription) -> Int {
+        switch object.layout.slots[relationship.name] {
+        case .toOne(let slot)?:
+            return object.state.toOne[slot] == nil ? 0 : 1
+        case .toMany(let slot)?:
+            let needed = !relationship.isOptional || relationship.minCount > 0 || relationship.maxCount > 0
+            return needed ? members(of: object, toManySlot: slot).count : 0
+        default:
+            return 0
         }
-        return values
     }
 
-    /// How many objects each relationship holds, for the relationships whose rules need a count (loading a to-many
-    /// only when its rules look at it).
-    private func relationshipCounts(of object: ManagedObject, onlyDeny: Bool) -> [String: Int] {
+    /// How many objects each relationship with the Deny rule holds, for `validateForDelete`.
+    private func denyRelationshipCounts(of object: ManagedObject) -> [String: Int] {
         var counts: [String: Int] = [:]
-        for (slot, relationship) in object.layout.toOne.enumerated() where !onlyDeny || relationship.deleteRule == .deny {
+        for (slot, relationship) in object.layout.toOne.enumerated() where relationship.deleteRule == .deny {
             counts[relationship.name] = object.state.toOne[slot] == nil ? 0 : 1
         }
-        for (slot, relationship) in object.layout.toMany.enumerated() {
-            let needed =
-                onlyDeny
-                ? relationship.deleteRule == .deny
-                : !relationship.isOptional || relationship.minCount > 0 || relationship.maxCount > 0
-            if needed { counts[relationship.name] = members(of: object, toManySlot: slot).count }
+        for (slot, relationship) in object.layout.toMany.enumerated() where relationship.deleteRule == .deny {
+            counts[relationship.name] = members(of: object, toManySlot: slot).count
         }
         return counts
     }

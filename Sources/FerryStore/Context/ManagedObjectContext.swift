@@ -274,14 +274,18 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     private func pendingObjects(_ lifecycle: ObjectLifecycle) -> [ManagedObject] {
         assertOnQueue()
-        return pending.values.filter { $0.state.lifecycle == lifecycle }.sorted(by: Self.saveOrder)
+        return Self.inSaveOrder(pending.values.filter { $0.state.lifecycle == lifecycle })
     }
 
-    /// Inserted objects in insertion order, then saved ones by primary key.
-    static func saveOrder(_ lhs: ManagedObject, _ rhs: ManagedObject) -> Bool {
-        let left = (lhs.objectID.isTemporaryID ? 0 : 1, lhs.state.insertionIndex, lhs.objectID.primaryKey)
-        let right = (rhs.objectID.isTemporaryID ? 0 : 1, rhs.state.insertionIndex, rhs.objectID.primaryKey)
-        return left < right
+    /// `objects` with the never-saved ones first, in insertion order, then saved ones by primary key.
+    static func inSaveOrder(_ objects: some Collection<ManagedObject>) -> [ManagedObject] {
+        objects.map { object in
+            let key =
+                object.state.committed == nil
+                ? Int64(object.state.insertionIndex) : Int64(Int32.max) + object.objectID.primaryKey
+            return (key, object)
+        }
+        .sorted { $0.0 < $1.0 }.map(\.1)
     }
 
     // MARK: Undoing

@@ -5,6 +5,9 @@ struct EntityRules: Sendable {
     let ancestry: [String]
     /// The rules of every attribute the validator checks: all but derived ones, in model order.
     let attributes: [AttributeRules]
+    /// For each of `attributes`, its position among all the entity's attributes (inherited first, derived
+    /// included): the slot a managed object keeps its value in.
+    let attributeSlots: [Int]
     /// Every relationship, in model order.
     let relationships: [RelationshipDescription]
     /// The names of every attribute, derived ones included: the keys callers may pass values for.
@@ -21,7 +24,8 @@ struct EntityRules: Sendable {
         // Derived attributes are skipped: the store computes them by trigger at save, after validation (8.2),
         // and the app cannot set them. (Core Data itself reports a nil non-optional derived attribute as 1570
         // on insert [8.2, obs]; Ferry does not reproduce that trap.) Transient attributes are checked.
-        attributes = try allAttributes.filter { $0.derivation == nil }.map { try AttributeRules($0, of: entity) }
+        attributeSlots = allAttributes.indices.filter { allAttributes[$0].derivation == nil }
+        attributes = try attributeSlots.map { try AttributeRules(allAttributes[$0], of: entity) }
         relationships = model.allRelationships(of: entity)
         attributeNames = Set(allAttributes.map(\.name))
         relationshipNames = Set(relationships.map(\.name))

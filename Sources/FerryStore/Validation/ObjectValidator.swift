@@ -84,11 +84,25 @@ public struct ObjectValidator: Sendable {
         precondition(
             relationshipCounts.keys.allSatisfy { rules.relationshipNames.contains($0) },
             "counts given for keys that are not relationships of \(entity)")
+        let slots = model.allAttributes(of: entity).map { attributes[$0.name] ?? nil }
+        return validateForInsertOrUpdate(
+            entity: entity, attributeSlots: slots, relationshipCount: { relationshipCounts[$0.name] ?? 0 },
+            objectDescription: objectDescription)
+    }
+
+    /// ``validateForInsertOrUpdate(entity:attributes:relationshipCounts:objectDescription:)`` for a managed object,
+    /// without building dictionaries: `attributeSlots` holds every attribute's value in model order (inherited
+    /// first, derived included), and `relationshipCount` counts a relationship's objects.
+    func validateForInsertOrUpdate(
+        entity: String, attributeSlots values: [AttributeValue?],
+        relationshipCount: (RelationshipDescription) -> Int, objectDescription: String
+    ) -> [ValidationError] {
+        let rules = rules(of: entity)
         let custom = customValidators(of: rules)
         var errors: [ValidationError] = []
-        for attribute in rules.attributes {
+        for (attribute, slot) in zip(rules.attributes, rules.attributeSlots) {
             let name = attribute.attribute.name
-            let value = attributes[name] ?? nil
+            let value = values[slot]
             let failures = attribute.check(value)
             errors += failures.map { $0.filling(entity: entity, key: name, objectDescription: objectDescription) }
             // A value of the wrong kind is not what a custom check is written for; report only the type problem.
@@ -99,8 +113,9 @@ public struct ObjectValidator: Sendable {
             }
         }
         for relationship in rules.relationships {
-            let count = relationshipCounts[relationship.name] ?? 0
-            guard let failure = EntityRules.check(relationship, count: count) else { continue }
+            guard let failure = EntityRules.check(relationship, count: relationshipCount(relationship)) else {
+                continue
+            }
             errors.append(failure.filling(entity: entity, key: relationship.name, objectDescription: objectDescription))
         }
         return errors

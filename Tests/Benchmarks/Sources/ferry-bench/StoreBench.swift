@@ -92,14 +92,15 @@ func contextInsert(csv: String, store: String, chunk: Int) async throws {
     report("context insert", records: records, seconds: Date().timeIntervalSince(started), bytes: fileSize(csv))
 }
 
-/// Walks the first `limit` products (0: all) with `fetchBatchSize = batch`, reading every attribute, and prints
-/// the peak RSS.
-func walk(store: String, limit: Int, batch: Int) async throws {
+/// Walks the first `limit` products (0: all) with `fetchBatchSize = batch`, in store order or sorted by `sort`,
+/// reading two attributes of each, and prints the peak RSS.
+func walk(store: String, limit: Int, batch: Int, sort: String?) async throws {
     let container = try await productContainer(store, cacheKiB: nil, synchronous: .normal)
     let context = container.newBackgroundContext()
     let started = Date()
     let (records, checksum) = try context.performAndWait {
-        var request = FetchRequest(entityName: "Product", sortDescriptors: [FetchSortDescriptor(key: "sku")])
+        var request = FetchRequest(
+            entityName: "Product", sortDescriptors: sort.map { [FetchSortDescriptor(key: $0)] } ?? [])
         request.fetchLimit = limit
         request.fetchBatchSize = batch
         var checksum = 0

@@ -5,7 +5,7 @@
 //   ferry-bench context-insert CSV STORE [--chunk N]
 //                                             insert every record through a background context, saving
 //                                             and resetting every N (default 10,000)
-//   ferry-bench walk STORE [--limit N] [--batch N]
+//   ferry-bench walk STORE [--limit N] [--batch N] [--sort KEY]
 //                                             walk a fetch with fetchBatchSize N (default 1,000); prints peak RSS
 //
 // Prints one line per run: records, seconds, MB/s of input.
@@ -16,7 +16,7 @@ func usage() -> Never {
     FileHandle.standardError.write(
         Data(
             ("usage: ferry-bench read FILE [--repeat N] | convert INPUT OUTPUT | context-insert CSV STORE [--chunk N]"
-                + " | walk STORE [--limit N] [--batch N]\n").utf8))
+                + " | walk STORE [--limit N] [--batch N] [--sort KEY]\n").utf8))
     exit(64)
 }
 
@@ -78,7 +78,9 @@ do {
         try await contextInsert(csv: arguments[1], store: arguments[2], chunk: option("--chunk") ?? 10_000)
     case "walk":
         guard arguments.count >= 2 else { usage() }
-        try await walk(store: arguments[1], limit: option("--limit") ?? 0, batch: option("--batch") ?? 1_000)
+        let sort = arguments.firstIndex(of: "--sort").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+        try await walk(
+            store: arguments[1], limit: option("--limit") ?? 0, batch: option("--batch") ?? 1_000, sort: sort)
     default:
         usage()
     }

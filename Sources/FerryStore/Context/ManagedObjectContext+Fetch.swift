@@ -26,7 +26,9 @@ extension ManagedObjectContext {
                 keys.append(key, entity: entity)
             }
         }
-        let storage = FetchedObjects.Storage(context: self, keys: keys, loadsInBatches: request.fetchBatchSize > 0)
+        let storage = FetchedObjects.Storage(
+            context: self, keys: keys, loadsInBatches: request.fetchBatchSize > 0,
+            asFaults: request.returnsObjectsAsFaults, prefetching: request.relationshipKeyPathsForPrefetching)
         if request.fetchBatchSize <= 0 { try storage.loadAll() }
         return FetchedObjects(storage: storage)
     }
@@ -81,14 +83,23 @@ public struct FetchedObjects: RandomAccessCollection {
         let context: ManagedObjectContext
         let keys: CompactObjectKeys
         let loadsInBatches: Bool
+        let asFaults: Bool
+        let prefetching: [String]
         private let storeIdentifier: String
         private var loadedBatch = -1
         private var objects: [ManagedObject] = []
+        /// The destinations prefetched for `objects`, kept alive with them.
+        private var prefetched: [ManagedObject] = []
 
-        init(context: ManagedObjectContext, keys: CompactObjectKeys, loadsInBatches: Bool) {
+        init(
+            context: ManagedObjectContext, keys: CompactObjectKeys, loadsInBatches: Bool, asFaults: Bool,
+            prefetching: [String]
+        ) {
             self.context = context
             self.keys = keys
             self.loadsInBatches = loadsInBatches
+            self.asFaults = asFaults
+            self.prefetching = prefetching
             self.storeIdentifier = context.store.identifier
         }
 
@@ -101,7 +112,13 @@ public struct FetchedObjects: RandomAccessCollection {
         }
 
         func loadAll() throws {
-            objects = try context.materialize((0..<keys.blockCount).flatMap(ids(inBatch:)))
+            objects = try load((0..<keys.blockCount).flatMap(ids(inBatch:)))
+        }
+
+        private func load(_ ids: [ObjectID]) throws -> [ManagedObject] {
+            let objects = try context.materialize(ids, asFaults: asFaults)
+            if !prefetching.isEmpty { prefetched = try context.prefetch(prefetching, of: objects, asFaults: asFaults) }
+            return objects
         }
 
         func object(at index: Int) -> ManagedObject {
@@ -111,7 +128,8 @@ public struct FetchedObjects: RandomAccessCollection {
                 let ids = ids(inBatch: batch)
                 // Release the batch left before loading the next one, so at most one batch is held here.
                 objects = []
-                objects = (try? context.materialize(ids)) ?? ids.map { context.object(with: $0) }
+                prefetched = []
+                objects = (try? load(ids)) ?? ids.map { context.object(with: $0) }
                 loadedBatch = batch
             }
             return objects[index - batch * keys.blockSize]

@@ -4,6 +4,10 @@ extension ManagedObjectContext {
     /// Loads the values of a fault when one of its properties is first read. A row that no longer exists leaves the
     /// object with empty values (Core Data's `shouldDeleteInaccessibleFaults`).
     func fulfillFault(_ object: ManagedObject) {
+        if let row = rowCache.removeValue(forKey: object.objectID) {
+            apply(row, to: object)
+            return
+        }
         let found = (try? loadValues(of: object)) ?? false
         if !found {
             object.state.isFault = false
@@ -74,24 +78,54 @@ extension ManagedObjectContext {
     // MARK: Materializing fetched objects
 
     /// The objects for `ids`, in order: registered ones as they are (their unsaved changes kept), the others
-    /// loaded from the store in as few queries as possible.
+    /// loaded from the store in as few queries as possible — applied, or kept in the row cache behind faults when
+    /// `asFaults`.
     ///
     /// - Throws: as ``readRows(_:of:)``.
-    func materialize(_ ids: [ObjectID]) throws -> [ManagedObject] {
+    func materialize(_ ids: [ObjectID], asFaults: Bool = false) throws -> [ManagedObject] {
         var objects: [ManagedObject] = []
         objects.reserveCapacity(ids.count)
         var toLoad: [String: [Int64]] = [:]
         for id in ids {
             let object = object(with: id)
             objects.append(object)
-            if object.state.isFault { toLoad[id.entityName, default: []].append(id.primaryKey) }
+            if object.state.isFault && rowCache[id] == nil { toLoad[id.entityName, default: []].append(id.primaryKey) }
         }
         for (entity, keys) in toLoad {
             for row in try readRows(keys, of: layout(of: entity)) {
                 guard let object = registeredObject(for: row.objectID), object.state.isFault else { continue }
-                apply(row, to: object)
+                if asFaults { rowCache[row.objectID] = row } else { apply(row, to: object) }
             }
         }
+        if !asFaults {
+            for object in objects where object.state.isFault { fulfillFault(object) }
+        }
         return objects
+    }
+
+    /// Loads the destinations of the to-one key paths `keyPaths` of `objects` in bulk: one query per entity per
+    /// step of each path. Returns the destinations, which the caller keeps as long as `objects` (their rows stay in
+    /// the row cache only while they live).
+    ///
+    /// - Throws: as ``readRows(_:of:)``.
+    func prefetch(_ keyPaths: [String], of objects: [ManagedObject], asFaults: Bool) throws -> [ManagedObject] {
+        var loaded: [ManagedObject] = []
+        for keyPath in keyPaths {
+            var current = objects
+            for name in keyPath.split(separator: ".").map(String.init) {
+                var destinations: [ObjectID] = []
+                var seen: Set<ObjectID> = []
+                for object in current {
+                    guard case .toOne(let slot)? = object.layout.slots[name] else {
+                        preconditionFailure("'\(name)' of \(object.layout.name) is not a to-one relationship")
+                    }
+                    let toOne = object.state.isFault ? rowCache[object.objectID]?.toOne : object.state.toOne
+                    if let id = toOne?[slot] ?? nil, seen.insert(id).inserted { destinations.append(id) }
+                }
+                current = try materialize(destinations, asFaults: asFaults)
+                loaded += current
+            }
+        }
+        return loaded
     }
 }

@@ -46,6 +46,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var pending: [ObjectID: ManagedObject] = [:]
     /// Pending many-to-many (and inverse-less to-many) membership changes, by join table.
     var joinChanges: [JoinChange] = []
+    /// Rows read by fetches for objects returned as faults, so the faults fire without I/O; an entry goes when
+    /// its object fires, is refreshed or deallocates.
+    var rowCache: [ObjectID: StoredRow] = [:]
     /// Deleted objects whose delete rules have not run yet.
     var unpropagatedDeletions: [ObjectID] = []
     var nextInsertionIndex = 0
@@ -313,6 +316,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         for entry in registered.values { invalidate(entry.takeUnretainedValue(), unregistering: false) }
         registered = [:]
         pending = [:]
+        rowCache = [:]
         joinChanges = []
         unpropagatedDeletions = []
     }
@@ -366,6 +370,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Called by an object being deallocated.
     func objectWillDeallocate(_ id: ObjectID) {
         registered[id] = nil
+        rowCache[id] = nil
     }
 
     /// Records that a persistent value of `object` changed.
@@ -378,6 +383,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Takes `object` out of the context for good.
     func invalidate(_ object: ManagedObject, unregistering: Bool = true) {
         if unregistering { registered[object.objectID] = nil }
+        rowCache[object.objectID] = nil
         pending[object.objectID] = nil
         object.state.lifecycle = .invalid
         object.managedObjectContext = nil
@@ -386,6 +392,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Turns `object` back into a fault, dropping its values and unsaved changes.
     func turnIntoFault(_ object: ManagedObject) {
         pending[object.objectID] = nil
+        rowCache[object.objectID] = nil
         let layout = object.layout
         object.state = ObjectState(layout: layout)
     }

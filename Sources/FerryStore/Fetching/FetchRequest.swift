@@ -48,6 +48,14 @@ public struct FetchRequest: Sendable, Hashable {
     public var propertiesToFetch: [String]?
     /// Whether objects of the entity's sub-entities are fetched too.
     public var includesSubentities: Bool
+    /// For managed objects: whether objects not yet in the context come back as faults (Core Data's default).
+    /// Their rows are read with the fetch and kept by the context, so a fault fires without I/O, and
+    /// `awakeFromFetch()` runs when it fires; with `false`, values are applied (and `awakeFromFetch()` called)
+    /// at once.
+    public var returnsObjectsAsFaults: Bool
+    /// For managed objects: to-one key paths (`category`, `category.parent`) whose destinations are loaded with
+    /// the fetch, one query per entity per step instead of one per object.
+    public var relationshipKeyPathsForPrefetching: [String]
     /// For ``ResultType/dictionary``: whether equal dictionaries are returned once (`SELECT DISTINCT`).
     public var returnsDistinctResults: Bool
     /// For ``ResultType/dictionary``: aggregate values to fetch beside ``propertiesToFetch``, as Core Data's
@@ -71,6 +79,8 @@ public struct FetchRequest: Sendable, Hashable {
         self.resultType = resultType
         self.propertiesToFetch = nil
         self.includesSubentities = true
+        self.returnsObjectsAsFaults = true
+        self.relationshipKeyPathsForPrefetching = []
         self.returnsDistinctResults = false
         self.aggregates = []
         self.propertiesToGroupBy = []

@@ -14,7 +14,7 @@ public enum AttributeType: Sendable, Hashable, CustomStringConvertible {
     case binary
     case uuid
     case uri
-    /// A `Codable` value stored through a named transformer (see ``ValueTransformers``).
+    /// A `Codable` value stored through a named transformer (see ``AttributeTransformers``).
     case transformable(transformer: String)
 
     /// The names used in model files, such as `integer64` or `transformable`.

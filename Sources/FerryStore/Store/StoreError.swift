@@ -20,6 +20,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static let notAFerryStore = Code(rawValue: "notAFerryStore", coreDataCode: 134020)
         /// The store could not be opened (`NSPersistentStoreOpenError`).
         public static let openFailed = Code(rawValue: "openFailed", coreDataCode: 134080)
+        /// A transformable attribute names a value transformer that is not registered.
+        public static let unknownTransformer = Code(rawValue: "unknownTransformer", coreDataCode: 134060)
         /// An object ID names a row the store does not have (`NSManagedObjectReferentialIntegrityError`).
         public static let objectNotFound = Code(rawValue: "objectNotFound", coreDataCode: 133000)
         /// A write collided with a uniqueness constraint and the merge policy did not resolve it

@@ -38,6 +38,9 @@ public struct BatchDeleteRequest: Sendable, Hashable {
     public var source: Source
     /// What the result reports.
     public var resultType: ResultType
+    /// Recorded as the author of the request's persistent-history transaction, when the store records history
+    /// (``PersistentStoreDescription/recordsHistory``); Core Data takes the executing context's `transactionAuthor`.
+    public var transactionAuthor: String? = nil
 
     /// A request deleting the objects `fetchRequest` matches.
     public init(fetchRequest: FetchRequest, resultType: ResultType = .statusOnly) {

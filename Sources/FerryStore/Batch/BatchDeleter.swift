@@ -22,6 +22,8 @@ struct BatchDeleter {
     let connection: Connection
     let schema: StoreSchema
     let storeIdentifier: String
+    /// Records the deleted rows (with their tombstones) and the nullified ones, when the store records history.
+    var history: HistoryRecorder? = nil
 
     /// Deletes what `request` names, with the rules' consequences, and returns what its result type asks for.
     ///
@@ -50,6 +52,7 @@ struct BatchDeleter {
         let result = try outcome(resultType: request.resultType)
         try nullify(nullified)
         try deleteJoinRows()
+        try history?.recordDeletes(listedIn: Self.pending)
         // Blobs: release the external blob files of the deleted rows here (external binary storage): read the
         // pending rows' external references before the DELETEs below, remove the files once the transaction commits.
         for table in Set(schema.entities.values.map(\.table)).sorted() {
@@ -161,6 +164,9 @@ struct BatchDeleter {
             let cleared = [columns.column] + (columns.entityColumn.map { [$0] } ?? [])
             let assignments = cleared.map { "\(SQL.identifier($0)) = NULL" } + ["\(version) = \(version) + 1"]
             let (condition, bindings) = survivorsPointingBack(rule, column: columns.column)
+            // The relationship cleared is the to-one whose column this is, named as its column.
+            try history?.recordUpdates(
+                inTable: rule.destination.table, where: condition, bindings, properties: columns.column)
             try run(
                 "UPDATE \(SQL.identifier(rule.destination.table)) SET \(assignments.joined(separator: ", ")) "
                     + "WHERE \(condition)", bindings)

@@ -54,6 +54,9 @@ public struct BatchInsertRequest: Sendable {
     public var source: Source
     /// What the result reports.
     public var resultType: ResultType
+    /// Recorded as the author of the request's persistent-history transaction, when the store records history
+    /// (``PersistentStoreDescription/recordsHistory``); Core Data takes the executing context's `transactionAuthor`.
+    public var transactionAuthor: String? = nil
 
     /// A request with rows from `source`.
     public init(entityName: String, source: Source, resultType: ResultType = .statusOnly) {

@@ -46,7 +46,7 @@ extension BatchInserter {
         let shape = Shape(
             statement: statement, names: names, types: given.map(\.type), optional: given.map(\.isOptional),
             omittedMandatory: omitted.filter { !$0.isOptional && $0.defaultValue == nil }.map(\.name),
-            primaryKeyParameter: primaryKeyParameter)
+            primaryKeyParameter: primaryKeyParameter, historyProperties: HistoryRecorder.propertyList(names))
         shapes[names] = shape
         return shape
     }

@@ -27,6 +27,8 @@ struct BatchInserter {
         let omittedMandatory: [String]
         /// The parameter of `_pk`, when the inserter chooses primary keys (see ``BatchInserter/nextPrimaryKey``).
         let primaryKeyParameter: Int?
+        /// The given attributes as persistent history lists an upsert's updated properties.
+        let historyProperties: String
     }
 
     let connection: Connection
@@ -37,6 +39,11 @@ struct BatchInserter {
     let conflictTargets: [String]
     let storeIdentifier: String
     let collectsObjectIDs: Bool
+    /// Records the rows inserted or updated, when the store records history.
+    var history: HistoryRecorder?
+    /// The first key the inserter chose, when it chooses keys: the new rows are then exactly the keys from here to
+    /// ``nextPrimaryKey``, which history records in one statement.
+    private let firstPrimaryKey: Int64?
     /// The key the next new row gets, or nil to let SQLite choose (one above the table's largest). A store whose
     /// contexts reserve keys before saving passes the first key above every reservation, so a batch insert never
     /// takes a key a context holds; keys are consumed only by rows actually inserted, so upserts leave no gaps.
@@ -83,6 +90,7 @@ struct BatchInserter {
         self.collectsObjectIDs = request.resultType == .objectIDs
         self.conflictTargets = action == .update ? Self.conflictTargets(of: entity.name, in: schema) : []
         self.nextPrimaryKey = try firstPrimaryKey?(mapping.table)
+        self.firstPrimaryKey = nextPrimaryKey
     }
 
     /// Every uniqueness constraint that applies to `entity` (inherited ones first) as a conflict target. A
@@ -144,6 +152,9 @@ struct BatchInserter {
         case .rows(let columns, let rows):
             try insert(columns: columns, rows: rows)
         }
+        if let history, let first = firstPrimaryKey, let next = nextPrimaryKey {
+            try history.recordInserts(inTable: mapping.table, primaryKeys: first..<next)
+        }
         let result: BatchInsertResult.Result =
             switch resultType {
             case .statusOnly: .status(true)
@@ -202,6 +213,15 @@ struct BatchInserter {
                 insertedCount += 1
             } else {
                 updatedCount += 1
+            }
+            if let history {
+                let ent = Int(statement.int64(at: 2))
+                if statement.int64(at: 1) == 1 {
+                    // With keys chosen here, the new rows are recorded together at the end.
+                    if firstPrimaryKey == nil { try history.recordInsert(ent: ent, primaryKey: primaryKey) }
+                } else {
+                    try history.recordUpdate(ent: ent, primaryKey: primaryKey, properties: shape.historyProperties)
+                }
             }
             if collectsObjectIDs && seenPrimaryKeys.insert(primaryKey).inserted {
                 let entity = schema.entityNames[Int(statement.int64(at: 2))] ?? mapping.entity

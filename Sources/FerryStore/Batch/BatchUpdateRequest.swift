@@ -34,6 +34,9 @@ public struct BatchUpdateRequest: Sendable, Hashable {
     public var includesSubentities: Bool
     /// What the result reports.
     public var resultType: ResultType
+    /// Recorded as the author of the request's persistent-history transaction, when the store records history
+    /// (``PersistentStoreDescription/recordsHistory``); Core Data takes the executing context's `transactionAuthor`.
+    public var transactionAuthor: String? = nil
 
     /// A request updating the objects of `entityName` that `predicate` matches (all of them when nil).
     public init(

@@ -16,6 +16,8 @@ struct BatchUpdater {
     let connection: Connection
     let schema: StoreSchema
     let storeIdentifier: String
+    /// Records the updated rows, when the store records history.
+    var history: HistoryRecorder? = nil
 
     /// Updates the objects `request` matches and returns what its result type asks for.
     ///
@@ -52,6 +54,10 @@ struct BatchUpdater {
 
         try FetchPredicate.registerSQLFunctions(on: connection)
         try BatchSQLFunctions.register(on: connection)
+        // History first, in one INSERT … SELECT with the same subquery: the rows it selects are the rows updated.
+        try history?.recordUpdates(
+            inTable: mapping.table, where: "\(primaryKey) IN (\(matching.selectStatement(columns: ["_pk"])))",
+            matching.bindings, properties: HistoryRecorder.propertyList(request.propertiesToUpdate.keys))
         let statement = try connection.prepare(sql)
         try statement.bind(bindings + matching.bindings)
         defer { statement.reset() }

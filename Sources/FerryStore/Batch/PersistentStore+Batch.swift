@@ -3,6 +3,10 @@ import FerrySQLite
 /// Batch requests run straight against the store (REFERENCE.md §3): each is one SQLite transaction on the writer
 /// connection — all of it is written, or nothing — with no managed objects, no validation and no callbacks, and no
 /// context learns of the change unless it merges the returned object IDs.
+///
+/// With ``PersistentStoreDescription/recordsHistory`` on, each request that changes rows records one history
+/// transaction in its own SQLite transaction, attributed to the request's `transactionAuthor` (with no context
+/// name), and posts a ``HistoryNotification`` once committed (see ``fetchHistory(after:author:)``).
 extension PersistentStore {
     /// Inserts (or, by `mergePolicy`, upserts) the rows of `request` in one transaction.
     ///
@@ -37,7 +41,8 @@ extension PersistentStore {
         let schema = self.schema
         let identifier = self.identifier
         let primaryKeys = self.primaryKeys
-        return try await writer.run { connection in
+        let history = historyAttribution(author: request.transactionAuthor)
+        let (result, token) = try await writer.run { connection in
             try Self.mappingSQLiteErrors(
                 operation: "batch insert into \(request.entityName)", entity: request.entityName, schema: schema,
                 path: connection.path,
@@ -52,12 +57,14 @@ extension PersistentStore {
                         connection: connection, schema: schema, storeIdentifier: identifier, request: request,
                         policy: mergePolicy, firstPrimaryKey: { try primaryKeys.reserve(0, in: $0, on: connection) })
                     try inserter.validateNames(of: request.source)
+                    inserter.history = try HistoryRecorder(connection, schema, history)
                     let result = try inserter.insert(request.source, resultType: request.resultType)
-                    // History: record this request's changes here (issue 4, persistent history).
-                    return result
+                    return (result, try inserter.history?.finish())
                 }
             }
         }
+        historyNotifier.post(token: token, author: request.transactionAuthor, contextName: nil)
+        return result
     }
 
     /// Sets attributes of every object `request` matches, in one UPDATE, and increments each one's `_opt`.
@@ -75,19 +82,23 @@ extension PersistentStore {
     public func execute(_ request: BatchUpdateRequest) async throws -> BatchUpdateResult {
         let schema = self.schema
         let identifier = self.identifier
-        return try await writer.run { connection in
+        let history = historyAttribution(author: request.transactionAuthor)
+        let (result, token) = try await writer.run { connection in
             try Self.mappingSQLiteErrors(
                 operation: "batch update of \(request.entityName)", entity: request.entityName, schema: schema,
                 path: connection.path
             ) {
                 try connection.transaction {
-                    let result = try BatchUpdater(connection: connection, schema: schema, storeIdentifier: identifier)
-                        .update(request)
-                    // History: record this request's changes here (issue 4, persistent history).
-                    return result
+                    let recorder = try HistoryRecorder(connection, schema, history)
+                    let result = try BatchUpdater(
+                        connection: connection, schema: schema, storeIdentifier: identifier, history: recorder
+                    ).update(request)
+                    return (result, try recorder?.finish())
                 }
             }
         }
+        historyNotifier.post(token: token, author: request.transactionAuthor, contextName: nil)
+        return result
     }
 
     /// Deletes the objects `request` names, applying the model's delete rules in SQL: cascade (recursively),
@@ -106,18 +117,27 @@ extension PersistentStore {
     public func execute(_ request: BatchDeleteRequest) async throws -> BatchDeleteResult {
         let schema = self.schema
         let identifier = self.identifier
-        return try await writer.run { connection in
+        let history = historyAttribution(author: request.transactionAuthor)
+        let (result, token) = try await writer.run { connection in
             try Self.mappingSQLiteErrors(
                 operation: "batch delete", entity: request.entityName, schema: schema, path: connection.path
             ) {
                 try connection.transaction {
-                    let result = try BatchDeleter(connection: connection, schema: schema, storeIdentifier: identifier)
-                        .delete(request)
-                    // History: record this request's changes here (issue 4, persistent history).
-                    return result
+                    let recorder = try HistoryRecorder(connection, schema, history)
+                    let result = try BatchDeleter(
+                        connection: connection, schema: schema, storeIdentifier: identifier, history: recorder
+                    ).delete(request)
+                    return (result, try recorder?.finish())
                 }
             }
         }
+        historyNotifier.post(token: token, author: request.transactionAuthor, contextName: nil)
+        return result
+    }
+
+    /// What a batch request's history transaction is attributed to; `nil` when the store records no history.
+    private func historyAttribution(author: String?) -> HistoryAttribution? {
+        description.recordsHistory ? HistoryAttribution(author: author, contextName: nil) : nil
     }
 
     /// Runs `body`, turning an ``SQLiteError`` into a ``StoreError`` that names the request.

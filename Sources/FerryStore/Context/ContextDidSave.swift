@@ -13,6 +13,10 @@ public struct ContextDidSave: Sendable, Hashable {
     public var contextName: String?
     /// The saving context's transaction author.
     public var transactionAuthor: String?
+    /// The persistent-history transaction the save recorded: `nil` for a child context's save and for a store
+    /// without ``PersistentStoreDescription/recordsHistory``. Fetch what came after it with
+    /// ``PersistentStore/fetchHistory(after:author:)``.
+    public var historyToken: Int64? = nil
 }
 
 /// Hands each did-save notification to every current listener.

@@ -69,7 +69,8 @@ extension ManagedObjectContext {
                     committed: state.committed,
                     changedAttributes: layout.writableAttributeSlots.filter(state.attributeChanged),
                     changedToOne: layout.toOne.indices.filter(state.toOneChanged),
-                    expectedVersion: state.committed?.version ?? 0, insertionIndex: state.insertionIndex)
+                    expectedVersion: state.committed?.version ?? 0, insertionIndex: state.insertionIndex,
+                    changedToMany: state.changedToMany.sorted())
             }
             switch state.lifecycle {
             case .inserted:
@@ -111,7 +112,9 @@ extension ManagedObjectContext {
     private func writeToStore(_ plan: SavePlan) throws -> SaveOutcome {
         let store = self.store
         let policy = mergePolicy
-        return try storeAccess("saving") { connection in
+        let history = HistoryAttribution(author: transactionAuthor, contextName: name)
+        let recordsHistory = store.description.recordsHistory
+        let outcome = try storeAccess("saving") { connection in
             try connection.transaction(.immediate) {
                 var plan = plan
                 var outcome = SaveOutcome()
@@ -121,7 +124,8 @@ extension ManagedObjectContext {
                 let resolver = ConflictResolver(policy: policy, layouts: store.layouts)
                 let writer = SaveWriter(
                     connection: connection, schema: store.schema, layouts: store.layouts,
-                    primaryKeys: store.primaryKeys, storeIdentifier: store.identifier)
+                    primaryKeys: store.primaryKeys, storeIdentifier: store.identifier,
+                    history: recordsHistory ? history : nil)
                 let locking = try detector.lockingConflicts(in: plan)
                 let duplicates = try detector.constraintConflicts(in: plan, checkingStore: false)
                 if policy == .error, !locking.isEmpty || !duplicates.isEmpty {
@@ -153,6 +157,9 @@ extension ManagedObjectContext {
                 return outcome
             }
         }
+        store.historyNotifier.post(
+            token: outcome.historyToken, author: history.author, contextName: history.contextName)
+        return outcome
     }
 
     /// Brings the context up to date after the transaction committed, calls `didSave()` and posts the
@@ -195,7 +202,8 @@ extension ManagedObjectContext {
         post(
             ContextDidSave(
                 insertedObjectIDs: outcome.inserted, updatedObjectIDs: outcome.updated,
-                deletedObjectIDs: outcome.deleted, contextName: name, transactionAuthor: transactionAuthor))
+                deletedObjectIDs: outcome.deleted, contextName: name, transactionAuthor: transactionAuthor,
+                historyToken: outcome.historyToken))
     }
 
     /// Gives objects new IDs (temporary to permanent, or merged into a survivor) and rewrites every reference the

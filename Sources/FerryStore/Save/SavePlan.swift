@@ -19,6 +19,8 @@ struct SavePlan: Sendable {
         var expectedVersion: Int64
         /// For inserts: the order of insertion.
         var insertionIndex: Int
+        /// For updates: the to-many slots changed (for persistent history; the writer keeps them elsewhere).
+        var changedToMany: [Int] = []
     }
 
     /// The members of an ordered to-many, whose positions the save rewrites.
@@ -89,6 +91,8 @@ struct SaveOutcome: Sendable {
     var inserted: [ObjectID] = []
     var updated: [ObjectID] = []
     var deleted: [ObjectID] = []
+    /// The persistent-history transaction the save recorded, when the store records history.
+    var historyToken: Int64?
 
     /// `id` after the save: its permanent ID, or its survivor's.
     func finalID(of id: ObjectID) -> ObjectID {

@@ -8,9 +8,17 @@ struct SaveWriter {
     let layouts: ObjectLayouts
     let primaryKeys: PrimaryKeyAllocator
     let storeIdentifier: String
+    /// Who the save's persistent-history transaction is attributed to; `nil` when the store records no history.
+    var history: HistoryAttribution? = nil
 
     func write(_ plan: SavePlan, outcome: inout SaveOutcome) throws {
         try assignPrimaryKeys(plan.inserts, outcome: &outcome)
+        if let history {
+            // Before the deletions, so the deleted rows' tombstone values can still be read.
+            let recorder = try HistoryRecorder(connection: connection, schema: schema, attribution: history)
+            try recorder.record(plan, outcome: outcome, layouts: layouts)
+            outcome.historyToken = try recorder.finish()
+        }
         for replacement in plan.replacements { try replace(replacement, outcome: outcome) }
         for row in plan.deletes { try delete(row) }
         outcome.deleted = plan.deletes.map(\.objectID) + plan.replacements.map(\.stored)

@@ -22,6 +22,8 @@ public final class PersistentStore: Sendable {
     let layouts: ObjectLayouts
     /// Primary keys for new rows.
     package let primaryKeys = PrimaryKeyAllocator()
+    /// Announces recorded history transactions (see ``historyNotifications``).
+    let historyNotifier = HistoryNotifier()
 
     /// The store's identifier, part of every ``ObjectID`` it hands out.
     public var identifier: String { metadata.storeIdentifier }
@@ -62,7 +64,9 @@ public final class PersistentStore: Sendable {
             try connection.execute("PRAGMA synchronous = \(description.synchronous.rawValue)")
             if let cache = description.cacheSizeKiB { try connection.execute("PRAGMA cache_size = -\(max(cache, 1))") }
             try PersistentStore.registerSQLFunctions(on: connection)
-            return try StoreMetadata.prepare(connection, schema: schema)
+            let metadata = try StoreMetadata.prepare(connection, schema: schema)
+            if description.recordsHistory { try HistoryTables.create(on: connection, path: description.sqlitePath) }
+            return metadata
         }
         for warning in warnings { logger.warning("\(warning)") }
         return PersistentStore(

@@ -23,6 +23,15 @@ public struct PersistentStoreDescription: Sendable, Hashable {
     /// a large table gains much from a bigger cache (64 MiB is what the benchmarks use); a walk of a large fetch
     /// keeps memory flat with the default.
     public var cacheSizeKiB: Int?
+    /// Whether every context save and batch request records a persistent-history transaction (Core Data's
+    /// `NSPersistentHistoryTrackingKey`, REFERENCE.md §7); off by default. Turning it on for an existing store adds
+    /// the history tables when the store opens; the model's version hash does not change.
+    ///
+    /// ```swift
+    /// var description = PersistentStoreDescription(path: path)
+    /// description.recordsHistory = true
+    /// ```
+    public var recordsHistory: Bool = false
 
     /// SQLite's `synchronous` levels.
     public enum Synchronous: String, Sendable, Hashable {

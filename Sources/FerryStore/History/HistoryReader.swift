@@ -1,0 +1,137 @@
+import FerrySQLite
+import Foundation
+
+/// Reads and purges the history tables (see ``HistoryTables``) on the store's writer connection.
+struct HistoryReader {
+    let connection: Connection
+    let schema: StoreSchema
+    let storeIdentifier: String
+
+    /// The transactions after `token` (all kept ones for `nil`), oldest first, with their changes; only `author`'s
+    /// when given.
+    ///
+    /// - Throws: ``StoreError`` `.historyTokenExpired` when transactions after `token` were deleted; ``SQLiteError``.
+    func transactions(after token: Int64?, author: String?) throws -> [HistoryTransaction] {
+        guard try HistoryTables.exist(on: connection) else { return [] }
+        if let token, let purged = try purgedThrough(), token < purged {
+            throw StoreError(
+                .historyTokenExpired,
+                "the history after token \(token) was deleted up to token \(purged); fetch the current state again "
+                    + "and continue from currentHistoryToken()",
+                path: connection.path)
+        }
+        let after = SQLiteValue.integer(token ?? 0)
+        let authorFilter = author == nil ? "" : " AND t.author = ?"
+        let bindings = [after] + (author.map { [SQLiteValue.text($0)] } ?? [])
+        let transactionsTable = SQL.identifier(HistoryTables.transactions)
+
+        var transactions: [HistoryTransaction] = []
+        var indexes: [Int64: Int] = [:]
+        for row in try rows(
+            "SELECT t.token, t.timestamp, t.author, t.context_name FROM \(transactionsTable) AS t "
+                + "WHERE t.token > ?\(authorFilter) ORDER BY t.token", bindings)
+        {
+            guard let number = row[0].integer else { continue }
+            indexes[number] = transactions.count
+            transactions.append(
+                HistoryTransaction(
+                    token: number, timestamp: Date(timeIntervalSince1970: row[1].real ?? 0), author: row[2].text,
+                    contextName: row[3].text, changes: []))
+        }
+        guard !transactions.isEmpty else { return [] }
+
+        var tombstones: [ChangeKey: [String: AttributeValue]] = [:]
+        for row in try rows(
+            "SELECT s.token, s.ent, s.pk, s.attribute, s.value FROM \(SQL.identifier(HistoryTables.tombstones)) AS s "
+                + "JOIN \(transactionsTable) AS t ON t.token = s.token WHERE s.token > ?\(authorFilter)", bindings)
+        {
+            guard let key = ChangeKey(row), let attribute = row[3].text, let entity = schema.entityNames[key.ent],
+                let type = schema.model.allAttributes(of: entity).first(where: { $0.name == attribute })?.type,
+                let value = FetchValueDecoder.decode(row[4], as: type)
+            else { continue }
+            tombstones[key, default: [:]][attribute] = value
+        }
+        for row in try rows(
+            "SELECT c.token, c.ent, c.pk, c.kind, c.updated FROM \(SQL.identifier(HistoryTables.changes)) AS c "
+                + "JOIN \(transactionsTable) AS t ON t.token = c.token WHERE c.token > ?\(authorFilter) "
+                + "ORDER BY c.token, c.ent, c.pk", bindings)
+        {
+            guard let key = ChangeKey(row), let index = indexes[key.token], let entity = schema.entityNames[key.ent],
+                let kind = row[3].text.flatMap(HistoryChange.Kind.init(storedName:))
+            else { continue }
+            let updated = row[4].text.map { Set($0.split(separator: ",").map(String.init)) } ?? []
+            transactions[index].changes.append(
+                HistoryChange(
+                    objectID: ObjectID(entityName: entity, primaryKey: key.pk, storeIdentifier: storeIdentifier),
+                    kind: kind, updatedProperties: kind == .update ? updated : [],
+                    tombstone: kind == .delete ? tombstones[key] ?? [:] : [:]))
+        }
+        return transactions
+    }
+
+    /// Deletes the transactions before `token`, with their changes, and remembers the last one deleted.
+    ///
+    /// - Throws: ``SQLiteError``.
+    func deleteTransactions(before token: Int64) throws {
+        guard try HistoryTables.exist(on: connection) else { return }
+        try connection.transaction(.immediate) {
+            let bound = SQLiteValue.integer(token)
+            let last = try rows(
+                "SELECT max(token) FROM \(SQL.identifier(HistoryTables.transactions)) WHERE token < ?", [bound]
+            ).first?[0].integer
+            guard let last else { return }
+            for table in [HistoryTables.tombstones, HistoryTables.changes, HistoryTables.transactions] {
+                try run("DELETE FROM \(SQL.identifier(table)) WHERE token < ?", [bound])
+            }
+            let purged = max(last, try purgedThrough() ?? 0)
+            try run(
+                "INSERT OR REPLACE INTO ferry_metadata (key, value) VALUES (?, ?)",
+                [.text(HistoryTables.purgedThroughKey), .integer(purged)])
+        }
+    }
+
+    /// The token of the latest transaction recorded (kept or deleted), or `nil` when none was.
+    ///
+    /// - Throws: ``SQLiteError``.
+    func currentToken() throws -> Int64? {
+        guard try HistoryTables.exist(on: connection) else { return nil }
+        let kept = try rows("SELECT max(token) FROM \(SQL.identifier(HistoryTables.transactions))", []).first?[0]
+            .integer
+        switch (kept, try purgedThrough()) {
+        case (let kept?, let purged?): return max(kept, purged)
+        case (let kept, let purged): return kept ?? purged
+        }
+    }
+
+    /// The last token ``deleteTransactions(before:)`` removed, or `nil`.
+    private func purgedThrough() throws -> Int64? {
+        try rows("SELECT value FROM ferry_metadata WHERE key = ?", [.text(HistoryTables.purgedThroughKey)]).first?[0]
+            .integer
+    }
+
+    private func rows(_ sql: String, _ bindings: [SQLiteValue]) throws -> [Row] {
+        let statement = try connection.cachedStatement(sql)
+        try statement.bind(bindings)
+        return try statement.fetchAll()
+    }
+
+    private func run(_ sql: String, _ bindings: [SQLiteValue]) throws {
+        let statement = try connection.cachedStatement(sql)
+        try statement.bind(bindings)
+        try statement.run()
+    }
+}
+
+/// A change's key, read from the first three columns (`token`, `ent`, `pk`) of a history row.
+private struct ChangeKey: Hashable {
+    let token: Int64
+    let ent: Int
+    let pk: Int64
+
+    init?(_ row: Row) {
+        guard let token = row[0].integer, let ent = row[1].integer, let pk = row[2].integer else { return nil }
+        self.token = token
+        self.ent = Int(ent)
+        self.pk = pk
+    }
+}

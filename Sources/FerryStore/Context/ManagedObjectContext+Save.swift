@@ -106,9 +106,10 @@ extension ManagedObjectContext {
 
     /// Checks, resolves and writes `plan` in one transaction on the store's writer.
     ///
-    /// Uniqueness against the store is checked optimistically: the plan is written under a savepoint, and only
-    /// when SQLite refuses a row for a UNIQUE index is the store searched for the colliding rows, the savepoint
-    /// rolled back and the resolved plan written again. An import of new keys so pays one index probe per row.
+    /// Uniqueness is checked optimistically: the plan is written under a savepoint, and only when SQLite refuses a
+    /// row for a UNIQUE index are the save's own objects grouped by key and the store searched for the colliding
+    /// rows, the savepoint rolled back and the resolved plan written again. An import of new keys so pays one index
+    /// probe per row and nothing more.
     private func writeToStore(_ plan: SavePlan) throws -> SaveOutcome {
         let store = self.store
         let policy = mergePolicy
@@ -127,15 +128,12 @@ extension ManagedObjectContext {
                     primaryKeys: store.primaryKeys, storeIdentifier: store.identifier,
                     history: recordsHistory ? history : nil)
                 let locking = try detector.lockingConflicts(in: plan)
-                let duplicates = try detector.constraintConflicts(in: plan, checkingStore: false)
-                if policy == .error, !locking.isEmpty || !duplicates.isEmpty {
+                if policy == .error, !locking.isEmpty {
                     throw SaveConflictError(
                         lockingConflicts: locking.map(\.conflict),
-                        constraintConflicts: try detector.constraintConflicts(in: plan, checkingStore: true).map(
-                            \.conflict))
+                        constraintConflicts: try detector.constraintConflicts(in: plan).map(\.conflict))
                 }
                 try resolver.resolve(locking, in: &plan, outcome: &outcome)
-                try resolver.resolve(duplicates, in: &plan, outcome: &outcome)
                 try connection.execute("SAVEPOINT ferry_save")
                 let reservations = store.primaryKeys.reservations()
                 do {
@@ -148,11 +146,11 @@ extension ManagedObjectContext {
                     try connection.execute("RELEASE ferry_save")
                     store.primaryKeys.restore(reservations)
                 }
-                let stored = try detector.constraintConflicts(in: plan, checkingStore: true)
+                let constraints = try detector.constraintConflicts(in: plan)
                 if policy == .error {
-                    throw SaveConflictError(lockingConflicts: [], constraintConflicts: stored.map(\.conflict))
+                    throw SaveConflictError(lockingConflicts: [], constraintConflicts: constraints.map(\.conflict))
                 }
-                try resolver.resolve(stored, in: &plan, outcome: &outcome)
+                try resolver.resolve(constraints, in: &plan, outcome: &outcome)
                 try writer.write(plan, outcome: &outcome)
                 return outcome
             }

@@ -42,10 +42,9 @@ struct ConflictDetector {
         }
     }
 
-    /// The constraint keys that inserted (or key-changing updated) rows share with each other, and — when
-    /// `checkingStore` — with stored rows. Keys with a nil part never collide (SQLite's UNIQUE lets NULLs repeat,
-    /// REFERENCE.md §2.4).
-    func constraintConflicts(in plan: SavePlan, checkingStore: Bool) throws -> [ConstraintFinding] {
+    /// The constraint keys that inserted (or key-changing updated) rows share with each other or with stored rows.
+    /// Keys with a nil part never collide (SQLite's UNIQUE lets NULLs repeat, REFERENCE.md §2.4).
+    func constraintConflicts(in plan: SavePlan) throws -> [ConstraintFinding] {
         var leaving: Set<ObjectID> = Set(plan.deletes.map(\.objectID))
         var groups: [GroupKey: [ObjectID]] = [:]
         var order: [GroupKey] = []
@@ -69,7 +68,7 @@ struct ConflictDetector {
             }
         }
         var stored: [GroupKey: ObjectID] = [:]
-        for (identifier, keys) in Dictionary(grouping: order, by: \.constraint) where checkingStore {
+        for (identifier, keys) in Dictionary(grouping: order, by: \.constraint) {
             guard let constraint = constraints[identifier] else { continue }
             try findStoredRows(holding: keys.map(\.key), of: constraint, excluding: leaving) { key, id in
                 stored[GroupKey(constraint: identifier, key: key)] = id

@@ -31,6 +31,9 @@ struct SaveWriter {
     /// Gives every inserted object with a temporary ID its primary key, one reservation per table.
     private func assignPrimaryKeys(_ rows: [SavePlan.Row], outcome: inout SaveOutcome) throws {
         let temporary = rows.filter(\.objectID.isTemporaryID)
+        outcome.permanentIDs.reserveCapacity(temporary.count)
+        outcome.versions.reserveCapacity(rows.count)
+        outcome.inserted.reserveCapacity(rows.count)
         for (table, tableRows) in Dictionary(grouping: temporary, by: { layouts[$0.objectID.entityName].table }) {
             var next = try primaryKeys.reserve(tableRows.count, in: table, on: connection)
             for row in tableRows {

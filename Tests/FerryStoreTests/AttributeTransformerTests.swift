@@ -31,7 +31,9 @@ struct AttributeTransformerTests {
                 try context.save()
                 context.reset()
                 let fetched = try #require(try context.fetch(FetchRequest(entityName: "Box")).first)
-                #expect(try fetched.transformable(Dimensions.self, forKey: "dimensions") == Dimensions(width: 2, height: 3.5))
+                #expect(
+                    try fetched.transformable(Dimensions.self, forKey: "dimensions")
+                        == Dimensions(width: 2, height: 3.5))
             }
             if name == "JSON" {
                 let stored = try #require(try fixture.rows("SELECT CAST(dimensions AS TEXT) FROM Box").first?.first)
@@ -55,7 +57,9 @@ struct AttributeTransformerTests {
 
     @Test func aRegisteredTransformerIsUsed() async throws {
         struct Reversed: AttributeTransformer {
-            func encode<Value: Encodable>(_ value: Value) throws -> Data { Data(try JSONEncoder().encode(value).reversed()) }
+            func encode<Value: Encodable>(_ value: Value) throws -> Data {
+                Data(try JSONEncoder().encode(value).reversed())
+            }
             func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
                 try JSONDecoder().decode(type, from: Data(data.reversed()))
             }

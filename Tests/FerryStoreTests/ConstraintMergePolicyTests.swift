@@ -58,7 +58,10 @@ struct ConstraintMergePolicyTests {
             // The new object's members now belong to the stored row.
             #expect(product.objectID(forKey: "category")?.primaryKey == storedKey)
         }
-        #expect(try fixture.rows("SELECT _pk, name, rank FROM Category") == [[.integer(storedKey), .text("Tea"), .integer(1)]])
+        #expect(
+            try fixture.rows("SELECT _pk, name, rank FROM Category") == [
+                [.integer(storedKey), .text("Tea"), .integer(1)]
+            ])
         #expect(try fixture.integer("SELECT count(*) FROM Product WHERE category = \(storedKey)") == 2)
     }
 
@@ -88,7 +91,8 @@ struct ConstraintMergePolicyTests {
             return duplicate.objectID.primaryKey
         }
         #expect(newKey != storedKey)
-        #expect(try fixture.rows("SELECT _pk, name, rank FROM Category") == [[.integer(newKey), .text("Tea"), .integer(5)]])
+        #expect(
+            try fixture.rows("SELECT _pk, name, rank FROM Category") == [[.integer(newKey), .text("Tea"), .integer(5)]])
         #expect(try fixture.integer("SELECT category FROM Product WHERE sku = 'T-1'") == newKey)
     }
 
@@ -104,7 +108,10 @@ struct ConstraintMergePolicyTests {
         }
         #expect(
             try fixture.rows("SELECT _pk, name, rank FROM Category ORDER BY _pk")
-                == [[.integer(storedKey), .text("Tea"), .integer(1)], [.integer(storedKey + 1), .text("Coffee"), .integer(0)]])
+                == [
+                    [.integer(storedKey), .text("Tea"), .integer(1)],
+                    [.integer(storedKey + 1), .text("Coffee"), .integer(0)],
+                ])
     }
 
     // MARK: Objects of one save sharing a key
@@ -212,6 +219,9 @@ struct ConstraintMergePolicyTests {
             context.insertCategory("Tea", rank: 9)
             try context.save()
         }
-        #expect(try fixture.rows("SELECT name, rank FROM Category ORDER BY name") == [[.text("Old tea"), .integer(1)], [.text("Tea"), .integer(9)]])
+        #expect(
+            try fixture.rows("SELECT name, rank FROM Category ORDER BY name") == [
+                [.text("Old tea"), .integer(1)], [.text("Tea"), .integer(9)],
+            ])
     }
 }

@@ -23,8 +23,15 @@ struct ContextBasicsTests {
         }
         #expect(!permanent.isTemporaryID)
         #expect(temporary != permanent)
-        let rows = try fixture.rows("SELECT p._pk, p.sku, p.name, p.price, c.name, p._opt FROM Product p JOIN Category c ON c._pk = p.category")
-        #expect(rows == [[.integer(permanent.primaryKey), .text("T-1"), .text("Sencha"), .text("4.5"), .text("Tea"), .integer(1)]])
+        let rows = try fixture.rows(
+            "SELECT p._pk, p.sku, p.name, p.price, c.name, p._opt FROM Product p JOIN Category c ON c._pk = p.category")
+        #expect(
+            rows == [
+                [
+                    .integer(permanent.primaryKey), .text("T-1"), .text("Sencha"), .text("4.5"), .text("Tea"),
+                    .integer(1),
+                ]
+            ])
     }
 
     @Test func aSecondContextFetchesTheSavedValues() async throws {
@@ -81,7 +88,8 @@ struct ContextBasicsTests {
             #expect(tea.committedValues(forKeys: ["rank"])["rank"] == .some(.integer(1)))
             try context.save()
         }
-        #expect(try fixture.rows("SELECT name, rank, _opt FROM Category") == [[.text("Tea"), .integer(5), .integer(2)]])
+        #expect(
+            try fixture.rows("SELECT name, rank, _opt FROM Category") == [[.text("Tea"), .integer(5), .integer(2)]])
     }
 
     @Test func rollbackDiscardsInsertsAndRestoresUpdates() async throws {

@@ -120,7 +120,8 @@ final class TrackedProduct: ManagedObject {
             for index in 0..<2_500 { context.insertCategory(String(format: "c%05d", index), rank: index) }
             try context.save()
             context.reset()
-            var request = FetchRequest(entityName: "Category", sortDescriptors: [FetchSortDescriptor(key: "rank", ascending: false)])
+            var request = FetchRequest(
+                entityName: "Category", sortDescriptors: [FetchSortDescriptor(key: "rank", ascending: false)])
             request.fetchBatchSize = 1_000
             let results = try context.fetch(request)
             #expect(results.count == 2_500)

@@ -40,7 +40,10 @@ struct DeleteRuleTests {
             #expect(product.isUpdated)
             try context.save()
         }
-        #expect(try fixture.rows("SELECT sku, category FROM Product ORDER BY sku") == [[.text("T-1"), .null], [.text("T-2"), .null]])
+        #expect(
+            try fixture.rows("SELECT sku, category FROM Product ORDER BY sku") == [
+                [.text("T-1"), .null], [.text("T-2"), .null],
+            ])
         #expect(try fixture.integer("SELECT count(*) FROM Category") == 0)
     }
 

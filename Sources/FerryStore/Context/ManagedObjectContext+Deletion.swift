@@ -28,7 +28,9 @@ extension ManagedObjectContext {
     }
 
     /// Applies one delete rule to one destination object of a deleted object.
-    private func apply(_ rule: DeleteRule, from deleted: ObjectID, to targetID: ObjectID, inverse: RelationshipDescription?) {
+    private func apply(
+        _ rule: DeleteRule, from deleted: ObjectID, to targetID: ObjectID, inverse: RelationshipDescription?
+    ) {
         switch rule {
         case .cascade:
             let target = object(with: targetID)

@@ -29,7 +29,8 @@ extension ManagedObjectContext {
             object.awakeFromFetch()
             return true
         }
-        guard !object.objectID.isTemporaryID, let row = try readRows([object.objectID.primaryKey], of: object.layout).first
+        guard !object.objectID.isTemporaryID,
+            let row = try readRows([object.objectID.primaryKey], of: object.layout).first
         else { return false }
         apply(row, to: object)
         return true

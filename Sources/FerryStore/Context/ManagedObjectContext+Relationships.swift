@@ -137,7 +137,9 @@ extension ManagedObjectContext {
         if let oldID {
             let old = object(with: oldID)
             old.willAccessValues()
-            if case .toOne(let inverseSlot)? = old.layout.slots[inverse.name], old.state.toOne[inverseSlot] == source.objectID {
+            if case .toOne(let inverseSlot)? = old.layout.slots[inverse.name],
+                old.state.toOne[inverseSlot] == source.objectID
+            {
                 old.state.toOne[inverseSlot] = nil
                 objectDidChange(old)
             }

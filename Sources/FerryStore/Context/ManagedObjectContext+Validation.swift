@@ -21,7 +21,8 @@ extension ManagedObjectContext {
                     entity: object.layout.name, attributeSlots: object.state.attributes,
                     relationshipCount: { relationshipCount(of: object, $0) }, objectDescription: description)
                 collect(&errors, from: object) {
-                    object.state.lifecycle == .inserted ? try object.validateForInsert() : try object.validateForUpdate()
+                    object.state.lifecycle == .inserted
+                        ? try object.validateForInsert() : try object.validateForUpdate()
                 }
             case .deleted where object.state.committed != nil:
                 errors += validator.validateForDelete(

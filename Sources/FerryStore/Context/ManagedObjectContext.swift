@@ -327,12 +327,18 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         assertOnQueue()
         guard object.state.lifecycle != .invalid, object.state.lifecycle != .inserted else { return }
-        let changedAttributes = object.state.isFault ? [] : object.layout.writableAttributeSlots.filter {
-            object.state.attributeChanged($0)
-        }
-        let changedToOne = object.state.isFault ? [] : object.layout.toOne.indices.filter {
-            object.state.toOneChanged($0)
-        }
+        let changedAttributes =
+            object.state.isFault
+            ? []
+            : object.layout.writableAttributeSlots.filter {
+                object.state.attributeChanged($0)
+            }
+        let changedToOne =
+            object.state.isFault
+            ? []
+            : object.layout.toOne.indices.filter {
+                object.state.toOneChanged($0)
+            }
         let keepsChanges = mergeChanges && object.state.lifecycle == .updated
         let attributes = object.state.attributes
         let toOne = object.state.toOne

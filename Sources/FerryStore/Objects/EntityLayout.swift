@@ -97,7 +97,9 @@ final class EntityLayout: Sendable {
             if let entityColumn = key.entityColumn { columns.append(entityColumn) }
         }
         selectColumns = columns.map(SQL.identifier).joined(separator: ", ")
-        let insertColumns = ["_pk", "_ent", "_opt"] + writableAttributeSlots.map { attributes[$0].name } + columns.dropFirst(3 + storedAttributeSlots.count)
+        let insertColumns =
+            ["_pk", "_ent", "_opt"] + writableAttributeSlots.map { attributes[$0].name }
+            + columns.dropFirst(3 + storedAttributeSlots.count)
         let values = ["?", "?", "1"] + Array(repeating: "?", count: insertColumns.count - 3)
         insertSQL =
             "INSERT INTO \(SQL.identifier(mapping.table)) (\(insertColumns.map(SQL.identifier).joined(separator: ", "))) "

@@ -82,7 +82,9 @@ struct ConflictDetector {
             }
             guard objects.count > 1 || storedRow != nil else { continue }
             var values: [String: AttributeValue?] = [:]
-            for (name, value) in zip(constraint.attributeNames, groupKey.key) { values.updateValue(value, forKey: name) }
+            for (name, value) in zip(constraint.attributeNames, groupKey.key) {
+                values.updateValue(value, forKey: name)
+            }
             findings.append(
                 ConstraintFinding(
                     conflict: ConstraintConflict(
@@ -132,7 +134,8 @@ struct ConflictDetector {
             }
             while try statement.step() {
                 let entity = schema.entityNames[Int(statement.int64(at: 1))] ?? declaring.name
-                let id = ObjectID(entityName: entity, primaryKey: statement.int64(at: 0), storeIdentifier: storeIdentifier)
+                let id = ObjectID(
+                    entityName: entity, primaryKey: statement.int64(at: 0), storeIdentifier: storeIdentifier)
                 guard !excluded.contains(id) else { continue }
                 let key = try types.enumerated().map { offset, type in
                     try decoder.decode(

@@ -109,7 +109,9 @@ struct ConflictResolver {
     }
 
     /// Resolves `object`'s collision with the stored row `stored`.
-    private func resolve(_ object: ObjectID, against stored: StoredRow, in plan: inout SavePlan, outcome: inout SaveOutcome) {
+    private func resolve(
+        _ object: ObjectID, against stored: StoredRow, in plan: inout SavePlan, outcome: inout SaveOutcome
+    ) {
         let insertIndex = plan.inserts.firstIndex { $0.objectID == object }
         switch policy {
         case .error:
@@ -153,7 +155,9 @@ struct ConflictResolver {
 
     /// Copies `source`'s values onto the planned row of `target`, by property name: every writable attribute and
     /// to-one when `allAttributes` (an inserted source), otherwise only the source's changed ones.
-    private func copyValues(of source: SavePlan.Row, onto target: ObjectID, in plan: inout SavePlan, allAttributes: Bool) {
+    private func copyValues(
+        of source: SavePlan.Row, onto target: ObjectID, in plan: inout SavePlan, allAttributes: Bool
+    ) {
         let sourceLayout = layouts[source.objectID.entityName]
         let targetLayout = layouts[target.entityName]
         func copy(_ row: inout SavePlan.Row) {

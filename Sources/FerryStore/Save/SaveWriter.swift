@@ -108,7 +108,9 @@ struct SaveWriter {
         for slot in row.changedAttributes { assignments.append(SQL.identifier(layout.attributes[slot].name) + " = ?") }
         for slot in row.changedToOne {
             assignments.append(SQL.identifier(layout.foreignKeys[slot].column) + " = ?")
-            if let column = layout.foreignKeys[slot].entityColumn { assignments.append(SQL.identifier(column) + " = ?") }
+            if let column = layout.foreignKeys[slot].entityColumn {
+                assignments.append(SQL.identifier(column) + " = ?")
+            }
         }
         assignments.append("_opt = _opt + 1")
         let statement = try connection.cachedStatement(

@@ -63,12 +63,14 @@ extension ManagedObjectContext {
         for object in objects {
             let state = object.state
             let layout = object.layout
+            let isInsert = state.lifecycle == .inserted
             func row() -> SavePlan.Row {
                 SavePlan.Row(
                     objectID: object.objectID, attributes: state.attributes, toOne: state.toOne,
                     committed: state.committed,
-                    changedAttributes: layout.writableAttributeSlots.filter(state.attributeChanged),
-                    changedToOne: layout.toOne.indices.filter(state.toOneChanged),
+                    // An insert writes every column; only updates need to know what changed.
+                    changedAttributes: isInsert ? [] : layout.writableAttributeSlots.filter(state.attributeChanged),
+                    changedToOne: isInsert ? [] : layout.toOne.indices.filter(state.toOneChanged),
                     expectedVersion: state.committed?.version ?? 0, insertionIndex: state.insertionIndex,
                     changedToMany: state.changedToMany.sorted())
             }

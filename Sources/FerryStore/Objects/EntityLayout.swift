@@ -40,6 +40,8 @@ final class EntityLayout: Sendable {
     let storedAttributeSlots: [Int]
     /// Slots of the attributes a save writes: stored and not derived (the store maintains derived ones).
     let writableAttributeSlots: [Int]
+    /// Each attribute's default value, by slot: a new object's values.
+    let defaultValues: [AttributeValue?]
     /// Every uniqueness constraint that applies, inherited ones first.
     let constraints: [Constraint]
     /// `"_pk", "_ent", "_opt", <stored attributes>, <to-one columns, each followed by its _ent column if any>`.
@@ -59,6 +61,7 @@ final class EntityLayout: Sendable {
         self.mapping = mapping
         let attributes = model.allAttributes(of: entity.name)
         self.attributes = attributes
+        defaultValues = attributes.map(\.defaultValue)
         let relationships = model.allRelationships(of: entity.name)
         let toOne = relationships.filter { !$0.isToMany }
         self.toOne = toOne

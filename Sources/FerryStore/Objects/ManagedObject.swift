@@ -135,7 +135,8 @@ open class ManagedObject {
         precondition(state.lifecycle != .invalid, "\(objectID) is no longer in a context")
         guard state.attributes[slot] != value else { return }
         state.attributes[slot] = value
-        if layout.attributes[slot].isStored { context.objectDidChange(self) }
+        // Only a clean object changes state; inserted and updated ones are already pending.
+        if state.lifecycle == .clean && layout.attributes[slot].isStored { context.objectDidChange(self) }
     }
 
     func attributeSlot(_ key: String) -> Int {

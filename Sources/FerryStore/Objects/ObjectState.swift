@@ -35,10 +35,21 @@ struct ObjectState {
     /// For inserted objects: the order of insertion in the context (merge policies elect the first).
     var insertionIndex = 0
 
+    /// The state of a fault: nothing loaded.
     init(layout: EntityLayout) {
         attributes = Array(repeating: nil, count: layout.attributes.count)
         toOne = Array(repeating: nil, count: layout.toOne.count)
         toMany = Array(repeating: nil, count: layout.toMany.count)
+    }
+
+    /// The state of an object just inserted: the model's defaults, empty relationships.
+    init(inserting layout: EntityLayout, insertionIndex: Int) {
+        lifecycle = .inserted
+        isFault = false
+        attributes = layout.defaultValues
+        toOne = Array(repeating: nil, count: layout.toOne.count)
+        toMany = Array(repeating: [], count: layout.toMany.count)
+        self.insertionIndex = insertionIndex
     }
 
     /// Whether the attribute in `slot` differs from its committed value (always, for a never-saved object).

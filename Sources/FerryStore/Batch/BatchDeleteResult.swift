@@ -30,13 +30,21 @@ public struct BatchDeleteResult: Sendable, Hashable {
     /// For the ``BatchDeleteRequest/ResultType/objectIDs`` result type, the objects deleted by cascade rules;
     /// otherwise empty.
     public var cascadedObjectIDs: [ObjectID]
+    /// What the request changed, for ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)``, whatever
+    /// the result type: deleted, the objects named and those cascaded; updated, the objects whose relationship was
+    /// nullified. Kept as runs of primary keys (16 bytes per run of consecutive keys, not an ``ObjectID`` per row).
+    public var changes: RemoteChanges
 
     /// Creates a result.
-    public init(result: Result, deletedCount: Int, cascadedCount: Int, cascadedObjectIDs: [ObjectID] = []) {
+    public init(
+        result: Result, deletedCount: Int, cascadedCount: Int, cascadedObjectIDs: [ObjectID] = [],
+        changes: RemoteChanges = RemoteChanges()
+    ) {
         self.result = result
         self.deletedCount = deletedCount
         self.cascadedCount = cascadedCount
         self.cascadedObjectIDs = cascadedObjectIDs
+        self.changes = changes
     }
 
     /// The object IDs, when the result type was ``BatchDeleteRequest/ResultType/objectIDs``; otherwise nil.

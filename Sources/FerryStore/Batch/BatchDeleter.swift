@@ -49,8 +49,8 @@ struct BatchDeleter {
         try checkDenials(rules.filter { $0.relationship.deleteRule == .deny })
         let nullified = rules.filter { $0.relationship.deleteRule == .nullify && $0.inverseColumns != nil }
         try checkMandatoryInverses(nullified)
-        let result = try outcome(resultType: request.resultType)
-        try nullify(nullified)
+        var result = try outcome(resultType: request.resultType)
+        result.changes.updatedObjectIDs = try nullify(nullified)
         try deleteJoinRows()
         try history?.recordDeletes(listedIn: Self.pending)
         // Blobs: release the external blob files of the deleted rows here (external binary storage): read the
@@ -156,8 +156,10 @@ struct BatchDeleter {
         }
     }
 
-    /// Clears the keys of surviving objects that point back at deleted ones, and bumps their `_opt`.
-    private func nullify(_ rules: [BatchDeleteRule]) throws {
+    /// Clears the keys of surviving objects that point back at deleted ones, and bumps their `_opt`; returns those
+    /// objects.
+    private func nullify(_ rules: [BatchDeleteRule]) throws -> ObjectIDSet {
+        var nullified = ObjectIDSetBuilder(storeIdentifier: storeIdentifier, entityNames: schema.entityNames)
         for rule in rules {
             guard let columns = rule.inverseColumns else { continue }
             let version = SQL.identifier("_opt")
@@ -167,10 +169,14 @@ struct BatchDeleter {
             // The relationship cleared is the to-one whose column this is, named as its column.
             try history?.recordUpdates(
                 inTable: rule.destination.table, where: condition, bindings, properties: columns.column)
-            try run(
+            let statement = try connection.cachedStatement(
                 "UPDATE \(SQL.identifier(rule.destination.table)) SET \(assignments.joined(separator: ", ")) "
-                    + "WHERE \(condition)", bindings)
+                    + "WHERE \(condition) RETURNING \"_pk\", \"_ent\"")
+            defer { statement.reset() }
+            try statement.bind(bindings)
+            while try statement.step() { nullified.append(statement.int64(at: 0), ent: Int(statement.int64(at: 1))) }
         }
+        return nullified.build()
     }
 
     /// Removes the join-table rows that name a pending row on either side.
@@ -187,30 +193,25 @@ struct BatchDeleter {
         }
     }
 
-    /// Counts (and, for the object-IDs result type, lists) the pending rows, split into named and cascaded.
+    /// Counts (and, for the object-IDs result type, lists) the pending rows, split into named and cascaded, and
+    /// collects them all as the result's deleted ``BatchDeleteResult/changes`` — in one pass over the pending table,
+    /// in key order, without an ``ObjectID`` per row unless the result type lists them.
     private func outcome(resultType: BatchDeleteRequest.ResultType) throws -> BatchDeleteResult {
         var direct: [ObjectID] = []
         var cascaded: [ObjectID] = []
         var directCount = 0
         var cascadedCount = 0
-        if resultType == .objectIDs {
-            let rows = try connection.prepare("SELECT pk, ent, direct FROM \(Self.pending) ORDER BY tbl, pk")
-                .fetchAll()
-            for row in rows {
-                guard let key = row[0].integer, let ent = row[1].integer, let entity = schema.entityNames[Int(ent)]
-                else { continue }
-                let id = ObjectID(entityName: entity, primaryKey: key, storeIdentifier: storeIdentifier)
-                if row[2].integer == 1 { direct.append(id) } else { cascaded.append(id) }
-            }
-            directCount = direct.count
-            cascadedCount = cascaded.count
-        } else {
-            let rows = try connection.prepare("SELECT direct, COUNT(*) FROM \(Self.pending) GROUP BY direct")
-                .fetchAll()
-            for row in rows {
-                let count = Int(row[1].integer ?? 0)
-                if row[0].integer == 1 { directCount = count } else { cascadedCount = count }
-            }
+        var deleted = ObjectIDSetBuilder(storeIdentifier: storeIdentifier, entityNames: schema.entityNames)
+        let statement = try connection.prepare("SELECT pk, ent, direct FROM \(Self.pending) ORDER BY tbl, pk")
+        while try statement.step() {
+            let key = statement.int64(at: 0)
+            let ent = Int(statement.int64(at: 1))
+            let isDirect = statement.int64(at: 2) == 1
+            deleted.append(key, ent: ent)
+            if isDirect { directCount += 1 } else { cascadedCount += 1 }
+            guard resultType == .objectIDs, let entity = schema.entityNames[ent] else { continue }
+            let id = ObjectID(entityName: entity, primaryKey: key, storeIdentifier: storeIdentifier)
+            if isDirect { direct.append(id) } else { cascaded.append(id) }
         }
         let result: BatchDeleteResult.Result =
             switch resultType {
@@ -219,7 +220,8 @@ struct BatchDeleter {
             case .objectIDs: .objectIDs(direct)
             }
         return BatchDeleteResult(
-            result: result, deletedCount: directCount, cascadedCount: cascadedCount, cascadedObjectIDs: cascaded)
+            result: result, deletedCount: directCount, cascadedCount: cascadedCount, cascadedObjectIDs: cascaded,
+            changes: RemoteChanges(inserted: ObjectIDSet(), updated: ObjectIDSet(), deleted: deleted.build()))
     }
 
     // MARK: SQL

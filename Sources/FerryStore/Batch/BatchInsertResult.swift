@@ -30,12 +30,20 @@ public struct BatchInsertResult: Sendable, Hashable {
     /// request's values, or a row inserted earlier in the same request that a later duplicate updated. A row
     /// updated by three duplicates counts three times.
     public var updatedCount: Int
+    /// What the request changed, for ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)``, whatever
+    /// the result type: inserted, the new rows; updated, the rows an upsert changed (a row inserted and then updated
+    /// by a later duplicate of the same request is in both). Kept as runs of primary keys (16 bytes per run of
+    /// consecutive keys, not an ``ObjectID`` per row).
+    public var changes: RemoteChanges
 
     /// Creates a result.
-    public init(result: Result, insertedCount: Int, updatedCount: Int) {
+    public init(
+        result: Result, insertedCount: Int, updatedCount: Int, changes: RemoteChanges = RemoteChanges()
+    ) {
         self.result = result
         self.insertedCount = insertedCount
         self.updatedCount = updatedCount
+        self.changes = changes
     }
 
     /// The object IDs, when the result type was ``BatchInsertRequest/ResultType/objectIDs``; otherwise `nil`.

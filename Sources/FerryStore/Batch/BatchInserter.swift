@@ -6,8 +6,8 @@ import Foundation
 /// Each distinct list of attributes a row gives is one INSERT *shape*, prepared once and bound row by row; the
 /// defaults of the attributes a shape leaves out are bound once, when it is prepared (bindings survive a reset).
 /// Every INSERT ends with `RETURNING _pk, _opt, _ent`: `_opt` is 1 for a new row and above 1 for a row an upsert
-/// updated, and a row the store kept (insert-or-ignore) returns nothing. So the counts and object IDs come from the
-/// statement itself, without a SELECT per row.
+/// updated, and a row the store kept (insert-or-ignore) returns nothing. So the counts, object IDs and the result's
+/// ``BatchInsertResult/changes`` come from the statement itself, without a SELECT per row.
 ///
 /// Conflict handling comes from ``MergePolicy/batchInsertConflictAction``:
 /// - `.fail`: a plain INSERT; a collision (with a stored row or an earlier row of the request) fails the request.
@@ -54,6 +54,9 @@ struct BatchInserter {
     private var updatedCount = 0
     private var objectIDs: [ObjectID] = []
     private var seenPrimaryKeys: Set<Int64> = []
+    /// The rows written, for the result's ``BatchInsertResult/changes``.
+    private var insertedKeys: ObjectIDSetBuilder
+    private var updatedKeys: ObjectIDSetBuilder
     /// The number of the row being written, from 1, for messages.
     private(set) var rowNumber = 0
 
@@ -89,6 +92,8 @@ struct BatchInserter {
         self.storeIdentifier = storeIdentifier
         self.collectsObjectIDs = request.resultType == .objectIDs
         self.conflictTargets = action == .update ? Self.conflictTargets(of: entity.name, in: schema) : []
+        self.insertedKeys = ObjectIDSetBuilder(storeIdentifier: storeIdentifier, entityNames: schema.entityNames)
+        self.updatedKeys = insertedKeys
         self.nextPrimaryKey = try firstPrimaryKey?(mapping.table)
         self.firstPrimaryKey = nextPrimaryKey
     }
@@ -161,7 +166,10 @@ struct BatchInserter {
             case .count: .count(insertedCount + updatedCount)
             case .objectIDs: .objectIDs(objectIDs)
             }
-        return BatchInsertResult(result: result, insertedCount: insertedCount, updatedCount: updatedCount)
+        return BatchInsertResult(
+            result: result, insertedCount: insertedCount, updatedCount: updatedCount,
+            changes: RemoteChanges(
+                inserted: insertedKeys.build(), updated: updatedKeys.build(), deleted: ObjectIDSet()))
     }
 
     private mutating func insert(_ object: [String: AttributeValue?]) throws {
@@ -211,8 +219,10 @@ struct BatchInserter {
                             + "attribute '\(missing)', which has no default")
                 }
                 insertedCount += 1
+                insertedKeys.append(primaryKey, ent: Int(statement.int64(at: 2)))
             } else {
                 updatedCount += 1
+                updatedKeys.append(primaryKey, ent: Int(statement.int64(at: 2)))
             }
             if let history {
                 let ent = Int(statement.int64(at: 2))

@@ -18,11 +18,16 @@ public struct BatchUpdateResult: Sendable, Hashable {
     public var result: Result
     /// How many objects were updated.
     public var updatedCount: Int
+    /// What the request changed (its ``RemoteChanges/updatedObjectIDs``), for
+    /// ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)``, whatever the result type. Kept as runs of
+    /// primary keys (16 bytes per run of consecutive keys, not an ``ObjectID`` per row).
+    public var changes: RemoteChanges
 
     /// Creates a result.
-    public init(result: Result, updatedCount: Int) {
+    public init(result: Result, updatedCount: Int, changes: RemoteChanges = RemoteChanges()) {
         self.result = result
         self.updatedCount = updatedCount
+        self.changes = changes
     }
 
     /// The object IDs, when the result type was ``BatchUpdateRequest/ResultType/updatedObjectIDs``; otherwise nil.

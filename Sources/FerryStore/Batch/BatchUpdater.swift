@@ -11,7 +11,8 @@ import Foundation
 /// ```
 ///
 /// The subquery is the predicate compiled by ``FetchPredicate/sql(for:in:includesSubentities:)``, as fetches use
-/// it (with its joins and `_ent` test); the SET clause comes from ``BatchUpdateCompiler``. Every value is bound.
+/// it (with its joins and `_ent` test); the SET clause comes from ``BatchUpdateCompiler``. Every value is bound. The
+/// keys RETURNING gives become the result's ``BatchUpdateResult/changes``, whatever the result type.
 struct BatchUpdater {
     let connection: Connection
     let schema: StoreSchema
@@ -64,8 +65,10 @@ struct BatchUpdater {
         let collectsObjectIDs = request.resultType == .updatedObjectIDs
         var count = 0
         var objectIDs: [ObjectID] = []
+        var updated = ObjectIDSetBuilder(storeIdentifier: storeIdentifier, entityNames: schema.entityNames)
         while try statement.step() {
             count += 1
+            updated.append(statement.int64(at: 0), ent: Int(statement.int64(at: 1)))
             guard collectsObjectIDs else { continue }
             let entityName = schema.entityNames[Int(statement.int64(at: 1))] ?? entity
             objectIDs.append(
@@ -78,6 +81,8 @@ struct BatchUpdater {
             // RETURNING gives rows in no particular order.
             case .updatedObjectIDs: .objectIDs(objectIDs.sorted { $0.primaryKey < $1.primaryKey })
             }
-        return BatchUpdateResult(result: result, updatedCount: count)
+        return BatchUpdateResult(
+            result: result, updatedCount: count,
+            changes: RemoteChanges(inserted: ObjectIDSet(), updated: updated.build(), deleted: ObjectIDSet()))
     }
 }

@@ -2,7 +2,10 @@ import FerrySQLite
 
 /// Batch requests run straight against the store (REFERENCE.md §3): each is one SQLite transaction on the writer
 /// connection — all of it is written, or nothing — with no managed objects, no validation and no callbacks, and no
-/// context learns of the change unless it merges the returned object IDs.
+/// context learns of the change unless it merges the result's ``BatchUpdateResult/changes`` (see
+/// ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)``) or merges batch changes automatically
+/// (``PersistentContainer/automaticallyMergesBatchChanges``): each request posts its changes to ``batchChanges``
+/// once committed, and returns after the contexts that merge them automatically have done so.
 ///
 /// With ``PersistentStoreDescription/recordsHistory`` on, each request that changes rows records one history
 /// transaction in its own SQLite transaction, attributed to the request's `transactionAuthor` (with no context
@@ -64,7 +67,10 @@ extension PersistentStore {
             }
         }
         historyNotifier.post(token: token, author: request.transactionAuthor, contextName: nil)
-        return result
+        var announced = result
+        announced.changes.transactionAuthor = request.transactionAuthor
+        await batchChangeNotifier.post(announced.changes)
+        return announced
     }
 
     /// Sets attributes of every object `request` matches, in one UPDATE, and increments each one's `_opt`.
@@ -98,7 +104,10 @@ extension PersistentStore {
             }
         }
         historyNotifier.post(token: token, author: request.transactionAuthor, contextName: nil)
-        return result
+        var announced = result
+        announced.changes.transactionAuthor = request.transactionAuthor
+        await batchChangeNotifier.post(announced.changes)
+        return announced
     }
 
     /// Deletes the objects `request` names, applying the model's delete rules in SQL: cascade (recursively),
@@ -132,7 +141,10 @@ extension PersistentStore {
             }
         }
         historyNotifier.post(token: token, author: request.transactionAuthor, contextName: nil)
-        return result
+        var announced = result
+        announced.changes.transactionAuthor = request.transactionAuthor
+        await batchChangeNotifier.post(announced.changes)
+        return announced
     }
 
     /// What a batch request's history transaction is attributed to; `nil` when the store records no history.

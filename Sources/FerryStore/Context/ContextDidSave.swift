@@ -57,7 +57,12 @@ extension ManagedObjectContext {
     public func mergeChanges(fromContextDidSave notification: ContextDidSave) {
         assertOnQueue()
         for id in registeredIDs(among: notification.updatedObjectIDs) {
-            guard let object = registeredObject(for: id), !object.state.isFault else { continue }
+            guard let object = registeredObject(for: id) else { continue }
+            // A fault is not loaded, but the row a fetch cached for it is stale now.
+            guard !object.state.isFault else {
+                rowCache[id] = nil
+                continue
+            }
             refresh(object, mergeChanges: true)
         }
         for id in registeredIDs(among: notification.deletedObjectIDs) {

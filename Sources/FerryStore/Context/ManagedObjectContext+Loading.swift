@@ -22,11 +22,7 @@ extension ManagedObjectContext {
     @discardableResult
     func loadValues(of object: ManagedObject) throws -> Bool {
         if let parent, let state = parent.performAndWait({ parent.stateForChild(object.objectID) }) {
-            object.state = state
-            object.state.lifecycle = .clean
-            object.state.committed = ObjectSnapshot(
-                attributes: state.attributes, toOne: state.toOne, version: state.committed?.version ?? 0)
-            object.awakeFromFetch()
+            adopt(state, to: object)
             return true
         }
         guard !object.objectID.isTemporaryID,
@@ -37,11 +33,20 @@ extension ManagedObjectContext {
     }
 
     /// The values of a registered, loaded object, for a child context faulting it in.
-    private func stateForChild(_ id: ObjectID) -> ObjectState? {
+    func stateForChild(_ id: ObjectID) -> ObjectState? {
         guard let object = registeredObject(for: id), !object.state.isFault,
             object.state.lifecycle != .deleted, object.state.lifecycle != .invalid
         else { return nil }
         return object.state
+    }
+
+    /// Fills `object` with the parent's `state` of it, as the values it starts from, and calls `awakeFromFetch()`.
+    func adopt(_ state: ObjectState, to object: ManagedObject) {
+        object.state = state
+        object.state.lifecycle = .clean
+        object.state.committed = ObjectSnapshot(
+            attributes: state.attributes, toOne: state.toOne, version: state.committed?.version ?? 0)
+        object.awakeFromFetch()
     }
 
     /// Fills `object` with `row` and calls `awakeFromFetch()`.

@@ -58,6 +58,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         var transactionAuthor: String?
         var mergePolicy: MergePolicy = .error
         var automaticallyMergesChangesFromParent = false
+        /// `nil`: the container's setting.
+        var automaticallyMergesBatchChanges: Bool?
     }
 
     /// Whether the concurrency check runs: in debug builds, or when `FERRY_CONCURRENCY_DEBUG=1`.
@@ -117,6 +119,18 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var automaticallyMergesChangesFromParent: Bool {
         get { settings.withLock { $0.automaticallyMergesChangesFromParent } }
         set { settings.withLock { $0.automaticallyMergesChangesFromParent = newValue } }
+    }
+
+    /// Whether the changes of every batch request run on the store are merged into this context, on its queue,
+    /// before the request returns (see ``mergeChanges(fromRemoteContextSave:into:)`` for the effect). Not in Core
+    /// Data, where batch requests never reach contexts by themselves. Until set, it follows the container's
+    /// ``PersistentContainer/automaticallyMergesBatchChanges`` (off by default).
+    public var automaticallyMergesBatchChanges: Bool {
+        get {
+            settings.withLock { $0.automaticallyMergesBatchChanges }
+                ?? container?.automaticallyMergesBatchChanges ?? false
+        }
+        set { settings.withLock { $0.automaticallyMergesBatchChanges = newValue } }
     }
 
     // MARK: Running on the queue
@@ -193,11 +207,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         let layout = layout(of: entityName)
         precondition(!layout.entity.isAbstract, "\(entityName) is abstract; insert one of its sub-entities")
         let object = makeObject(layout, id: .temporary(entityName: entityName))
-        object.state.isFault = false
-        object.state.attributes = layout.attributes.map(\.defaultValue)
-        object.state.toMany = Array(repeating: [], count: layout.toMany.count)
-        object.state.lifecycle = .inserted
-        object.state.insertionIndex = nextInsertionIndex
+        object.state = ObjectState(inserting: layout, insertionIndex: nextInsertionIndex)
         nextInsertionIndex += 1
         register(object)
         pending[object.objectID] = object

@@ -36,6 +36,7 @@ public final class PersistentContainer: Sendable {
         var store: PersistentStore?
         var viewContext: ManagedObjectContext?
         var contexts: [WeakContext] = []
+        var automaticallyMergesBatchChanges = false
     }
 
     private struct WeakContext {
@@ -93,6 +94,17 @@ public final class PersistentContainer: Sendable {
         }
         let view = makeContext(parent: nil, name: "\(name).view", validator: validator)
         state.withLock { $0.viewContext = view }
+        store.batchChangeNotifier.addObserver { [weak self] changes in await self?.batchDidChange(changes) }
+    }
+
+    /// Whether the contexts of this container merge the changes of every batch request run on its store, as if
+    /// each context's ``ManagedObjectContext/automaticallyMergesBatchChanges`` were on — for the contexts that did
+    /// not set their own. `false` by default, as batch requests bypass contexts in Core Data (REFERENCE.md §3); turn
+    /// it on so that no context stays stale after a batch request: each request then returns only once every such
+    /// context merged its changes, at a cost in proportion to the objects each context holds.
+    public var automaticallyMergesBatchChanges: Bool {
+        get { state.withLock { $0.automaticallyMergesBatchChanges } }
+        set { state.withLock { $0.automaticallyMergesBatchChanges = newValue } }
     }
 
     /// The store; loading must have succeeded first.
@@ -143,6 +155,12 @@ public final class PersistentContainer: Sendable {
             state.contexts.removeAll { $0.context == nil }
             state.contexts.append(WeakContext(context: context))
         }
+    }
+
+    /// The contexts made by the container that are still alive, in the order they were made (a parent before its
+    /// children).
+    func liveContexts() -> [ManagedObjectContext] {
+        state.withLock { $0.contexts.compactMap(\.context) }
     }
 
     /// Merges a save into the contexts that ask for it: children of the saving context, and — for a root save —

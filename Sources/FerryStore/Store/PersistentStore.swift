@@ -24,6 +24,8 @@ public final class PersistentStore: Sendable {
     package let primaryKeys = PrimaryKeyAllocator()
     /// Announces recorded history transactions (see ``historyNotifications``).
     let historyNotifier = HistoryNotifier()
+    /// Announces each batch request's changes (see ``batchChanges``).
+    let batchChangeNotifier = BatchChangeNotifier()
 
     /// The store's identifier, part of every ``ObjectID`` it hands out.
     public var identifier: String { metadata.storeIdentifier }

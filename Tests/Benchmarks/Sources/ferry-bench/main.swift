@@ -7,6 +7,10 @@
 //                                             and resetting every N (default 10,000)
 //   ferry-bench walk STORE [--limit N] [--batch N] [--sort KEY]
 //                                             walk a fetch with fetchBatchSize N (default 1,000); prints peak RSS
+//   ferry-bench merge-batch-update STORE [--rows N] [--registered N] [--repeat N]
+//                                             batch-update every product of a store of N rows (default 1,000,000;
+//                                             filled by batch inserts when smaller) and time only the merge into a
+//                                             context holding N loaded products (default 1,000)
 //
 // Prints one line per run: records, seconds, MB/s of input.
 import FerryIO
@@ -16,7 +20,8 @@ func usage() -> Never {
     FileHandle.standardError.write(
         Data(
             ("usage: ferry-bench read FILE [--repeat N] | convert INPUT OUTPUT | context-insert CSV STORE [--chunk N]"
-                + " | walk STORE [--limit N] [--batch N] [--sort KEY]\n").utf8))
+                + " | walk STORE [--limit N] [--batch N] [--sort KEY]"
+                + " | merge-batch-update STORE [--rows N] [--registered N] [--repeat N]\n").utf8))
     exit(64)
 }
 
@@ -81,6 +86,11 @@ do {
         let sort = arguments.firstIndex(of: "--sort").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
         try await walk(
             store: arguments[1], limit: option("--limit") ?? 0, batch: option("--batch") ?? 1_000, sort: sort)
+    case "merge-batch-update":
+        guard arguments.count >= 2 else { usage() }
+        try await mergeBatchUpdate(
+            store: arguments[1], rows: option("--rows") ?? 1_000_000, registered: option("--registered") ?? 1_000,
+            repeats: option("--repeat") ?? 5)
     default:
         usage()
     }

@@ -5,6 +5,8 @@
 //   ferry-bench context-insert CSV STORE [--chunk N]
 //                                             insert every record through a background context, saving
 //                                             and resetting every N (default 10,000)
+//   ferry-bench batch-insert CSV STORE [--chunk N]   direct-to-store batch inserts of N positional rows
+//   ferry-bench batch-upsert CSV STORE [--chunk N]   the same as upserts (object-trump)
 //   ferry-bench walk STORE [--limit N] [--batch N] [--sort KEY]
 //                                             walk a fetch with fetchBatchSize N (default 1,000); prints peak RSS
 //   ferry-bench merge-batch-update STORE [--rows N] [--registered N] [--repeat N]
@@ -20,6 +22,7 @@ func usage() -> Never {
     FileHandle.standardError.write(
         Data(
             ("usage: ferry-bench read FILE [--repeat N] | convert INPUT OUTPUT | context-insert CSV STORE [--chunk N]"
+                + " | batch-insert CSV STORE [--chunk N] | batch-upsert CSV STORE [--chunk N]"
                 + " | walk STORE [--limit N] [--batch N] [--sort KEY]"
                 + " | merge-batch-update STORE [--rows N] [--registered N] [--repeat N]\n").utf8))
     exit(64)
@@ -81,6 +84,11 @@ do {
     case "context-insert":
         guard arguments.count >= 3 else { usage() }
         try await contextInsert(csv: arguments[1], store: arguments[2], chunk: option("--chunk") ?? 10_000)
+    case "batch-insert", "batch-upsert":
+        guard arguments.count >= 3 else { usage() }
+        try await batchInsert(
+            csv: arguments[1], store: arguments[2], chunk: option("--chunk") ?? 50_000,
+            upsert: command == "batch-upsert")
     case "walk":
         guard arguments.count >= 2 else { usage() }
         let sort = arguments.firstIndex(of: "--sort").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }

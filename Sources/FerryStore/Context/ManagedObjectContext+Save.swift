@@ -220,7 +220,8 @@ extension ManagedObjectContext {
             }
             object.objectID = final(new)
             registered[object.objectID] = entry
-            if let strong = pending.removeValue(forKey: old) { pending[object.objectID] = strong }
+            // After a save the pending table is emptied anyway; only obtainPermanentIDs needs it re-keyed.
+            if outcome == nil, let strong = pending.removeValue(forKey: old) { pending[object.objectID] = strong }
         }
         for entry in registered.values {
             let object = entry.takeUnretainedValue()

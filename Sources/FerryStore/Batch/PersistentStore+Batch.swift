@@ -44,33 +44,23 @@ extension PersistentStore {
         let schema = self.schema
         let identifier = self.identifier
         let primaryKeys = self.primaryKeys
-        let history = historyAttribution(author: request.transactionAuthor)
-        let (result, token) = try await writer.run { connection in
-            try Self.mappingSQLiteErrors(
-                operation: "batch insert into \(request.entityName)", entity: request.entityName, schema: schema,
-                path: connection.path,
-                resolution: mergePolicy == .error
-                    ? " (merge policy: error; mergeByPropertyObjectTrump updates stored rows, "
-                        + "mergeByPropertyStoreTrump keeps them)" : ""
-            ) {
-                try connection.transaction {
-                    // Inside the transaction, so no other writer can take the keys between choosing and using them;
-                    // reserving no key gives the first key above the table's rows and every key a context holds.
-                    var inserter = try BatchInserter(
-                        connection: connection, schema: schema, storeIdentifier: identifier, request: request,
-                        policy: mergePolicy, firstPrimaryKey: { try primaryKeys.reserve(0, in: $0, on: connection) })
-                    try inserter.validateNames(of: request.source)
-                    inserter.history = try HistoryRecorder(connection, schema, history)
-                    let result = try inserter.insert(request.source, resultType: request.resultType)
-                    return (result, try inserter.history?.finish())
-                }
-            }
+        let resolution =
+            mergePolicy == .error
+            ? " (merge policy: error; mergeByPropertyObjectTrump updates stored rows, "
+                + "mergeByPropertyStoreTrump keeps them)" : ""
+        return try await runBatch(
+            "batch insert into \(request.entityName)", entity: request.entityName, author: request.transactionAuthor,
+            resolution: resolution
+        ) { connection, recorder in
+            // Inside the transaction, so no other writer can take the keys between choosing and using them;
+            // reserving no key gives the first key above the table's rows and every key a context holds.
+            var inserter = try BatchInserter(
+                connection: connection, schema: schema, storeIdentifier: identifier, request: request,
+                policy: mergePolicy, firstPrimaryKey: { try primaryKeys.reserve(0, in: $0, on: connection) })
+            try inserter.validateNames(of: request.source)
+            inserter.history = recorder
+            return try inserter.insert(request.source, resultType: request.resultType)
         }
-        historyNotifier.post(token: token, author: request.transactionAuthor, contextName: nil)
-        var announced = result
-        announced.changes.transactionAuthor = request.transactionAuthor
-        await batchChangeNotifier.post(announced.changes)
-        return announced
     }
 
     /// Sets attributes of every object `request` matches, in one UPDATE, and increments each one's `_opt`.
@@ -88,26 +78,12 @@ extension PersistentStore {
     public func execute(_ request: BatchUpdateRequest) async throws -> BatchUpdateResult {
         let schema = self.schema
         let identifier = self.identifier
-        let history = historyAttribution(author: request.transactionAuthor)
-        let (result, token) = try await writer.run { connection in
-            try Self.mappingSQLiteErrors(
-                operation: "batch update of \(request.entityName)", entity: request.entityName, schema: schema,
-                path: connection.path
-            ) {
-                try connection.transaction {
-                    let recorder = try HistoryRecorder(connection, schema, history)
-                    let result = try BatchUpdater(
-                        connection: connection, schema: schema, storeIdentifier: identifier, history: recorder
-                    ).update(request)
-                    return (result, try recorder?.finish())
-                }
-            }
+        return try await runBatch(
+            "batch update of \(request.entityName)", entity: request.entityName, author: request.transactionAuthor
+        ) { connection, recorder in
+            try BatchUpdater(connection: connection, schema: schema, storeIdentifier: identifier, history: recorder)
+                .update(request)
         }
-        historyNotifier.post(token: token, author: request.transactionAuthor, contextName: nil)
-        var announced = result
-        announced.changes.transactionAuthor = request.transactionAuthor
-        await batchChangeNotifier.post(announced.changes)
-        return announced
     }
 
     /// Deletes the objects `request` names, applying the model's delete rules in SQL: cascade (recursively),
@@ -126,23 +102,36 @@ extension PersistentStore {
     public func execute(_ request: BatchDeleteRequest) async throws -> BatchDeleteResult {
         let schema = self.schema
         let identifier = self.identifier
-        let history = historyAttribution(author: request.transactionAuthor)
+        return try await runBatch("batch delete", entity: request.entityName, author: request.transactionAuthor) {
+            connection, recorder in
+            try BatchDeleter(connection: connection, schema: schema, storeIdentifier: identifier, history: recorder)
+                .delete(request)
+        }
+    }
+
+    /// Runs one batch request: `body` in a transaction on the writer, with a history recorder when the store
+    /// records history; then the history notification and the announcement of the request's changes to live
+    /// contexts, both after the commit.
+    private func runBatch<Result: BatchResultWithChanges>(
+        _ operation: String, entity: String, author: String?, resolution: String = "",
+        _ body: @escaping @Sendable (Connection, HistoryRecorder?) throws -> Result
+    ) async throws -> Result {
+        let schema = self.schema
+        let history = historyAttribution(author: author)
         let (result, token) = try await writer.run { connection in
             try Self.mappingSQLiteErrors(
-                operation: "batch delete", entity: request.entityName, schema: schema, path: connection.path
+                operation: operation, entity: entity, schema: schema, path: connection.path, resolution: resolution
             ) {
                 try connection.transaction {
                     let recorder = try HistoryRecorder(connection, schema, history)
-                    let result = try BatchDeleter(
-                        connection: connection, schema: schema, storeIdentifier: identifier, history: recorder
-                    ).delete(request)
+                    let result = try body(connection, recorder)
                     return (result, try recorder?.finish())
                 }
             }
         }
-        historyNotifier.post(token: token, author: request.transactionAuthor, contextName: nil)
+        historyNotifier.post(token: token, author: author, contextName: nil)
         var announced = result
-        announced.changes.transactionAuthor = request.transactionAuthor
+        announced.changes.transactionAuthor = author
         await batchChangeNotifier.post(announced.changes)
         return announced
     }
@@ -175,3 +164,12 @@ extension BatchDeleteRequest {
         }
     }
 }
+
+/// A batch request's result, with the changes announced to live contexts.
+protocol BatchResultWithChanges: Sendable {
+    var changes: RemoteChanges { get set }
+}
+
+extension BatchInsertResult: BatchResultWithChanges {}
+extension BatchUpdateResult: BatchResultWithChanges {}
+extension BatchDeleteResult: BatchResultWithChanges {}

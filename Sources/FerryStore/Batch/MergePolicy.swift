@@ -1,8 +1,8 @@
 /// How a write resolves a collision with data already in the store (Core Data's `NSMergePolicyType`,
 /// REFERENCE.md §1.1).
 ///
-/// Contexts will use every case for saves. Batch inserts use a policy only for uniqueness-constraint collisions
-/// (REFERENCE.md §1.6); see ``PersistentStore/execute(_:mergePolicy:)`` for what each case does there:
+/// Context saves use every case (see ``ManagedObjectContext/save()``). Batch inserts use a policy only for
+/// uniqueness-constraint collisions (REFERENCE.md §1.6); see ``PersistentStore/execute(_:mergePolicy:)`` for what each case does there:
 ///
 /// | Policy | A row whose key is already stored | Two rows with one key in one request |
 /// |---|---|---|

@@ -32,7 +32,7 @@ struct FetchQuery {
 extension FetchRequest {
     /// The SQL statement that runs this request, and the values to bind to its `?` parameters, in order.
     ///
-    /// - ``ResultType/managedObjectID`` (and, until contexts exist, ``ResultType/managedObject``):
+    /// - ``ResultType/managedObjectID`` and ``ResultType/managedObject`` (contexts turn the IDs into objects):
     ///   `SELECT "t0"."_pk", "t0"."_ent" FROM … WHERE … ORDER BY …, "t0"."_pk" LIMIT ? OFFSET ?`.
     /// - ``ResultType/count``: `SELECT COUNT(*) …`, counting within the limit and offset when there are any.
     /// - ``ResultType/dictionary``: the columns of ``propertiesToFetch`` and ``aggregates``, with `DISTINCT` and

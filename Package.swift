@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "FerryIO", targets: ["FerryIO"]),
         .library(name: "FerrySQLite", targets: ["FerrySQLite"]),
         .library(name: "FerryStore", targets: ["FerryStore"]),
+        .library(name: "FerryPipeline", targets: ["FerryPipeline"]),
         .executable(name: "ferry", targets: ["ferry"]),
     ],
     dependencies: [
@@ -43,10 +44,18 @@ let package = Package(
             dependencies: ["CLibCSV"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "FerryPipeline",
+            dependencies: [
+                "FerryIO", "FerryStore", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "ferry",
             dependencies: [
-                "FerryIO",
+                "FerryIO", "FerryStore", "FerryPipeline", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -70,6 +79,11 @@ let package = Package(
         .testTarget(
             name: "FerryStoreTests",
             dependencies: ["FerryStore", "FerryTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FerryPipelineTests",
+            dependencies: ["FerryPipeline", "FerryStore", "FerryIO", "FerryTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -5,7 +5,8 @@
 #   ROWS=200000 BIG=0 bash Tests/Benchmarks/compare.sh
 #
 # Environment: ROWS (default 1000000), RUNS (timed runs per case, default 5), BIG (1: also count a file 10x
-# larger for the memory-scaling check; 0: skip), DATA (data folder, default Tests/Benchmarks/data/ROWS),
+# larger for the memory-scaling check; 0: skip), STORE (1: also the store's benchmarks; 0: skip),
+# DATA (data folder, default Tests/Benchmarks/data/ROWS),
 # SHARED (default ../shared beside the package).
 #
 # Each case is timed with ../shared/bench/timeit.py --vs: Ferry (A) and the C reference (B) alternate, and
@@ -39,6 +40,8 @@ make -s -C "$WORK/limit-c" >&2
 LIMIT=$WORK/limit-c/limit
 swift build -c release --package-path "$ROOT" --product ferry >&2
 FERRY=$ROOT/.build/release/ferry
+swift build -c release --package-path "$HERE" >&2
+BENCH=$HERE/.build/release/ferry-bench
 
 # The two must agree on the record count before any timing counts.
 for pair in "$CSV parse-csv" "$ND parse-ndjson"; do
@@ -51,7 +54,9 @@ done
 printf '%-34s %10s %10s %9s %9s %8s %10s\n' task "ferry s" "C s" "ferry MB/s" "C MB/s" speed "ferry MiB"
 row() {  # row TASK FILE FERRY-COMMAND C-COMMAND
   local task=$1 file=$2 ours=$3 theirs=$4 out
-  out=$($TIMER -n "$RUNS" --warmup 1 --vs "$theirs" -- $ours)
+  # Split Ferry's command as a shell would (quotes kept), as timeit.py splits the --vs one.
+  eval "set -- $ours"
+  out=$($TIMER -n "$RUNS" --warmup 1 --vs "$theirs" -- "$@")
   local a b ratio peak bytes
   a=$(awk '/^A wall s/ {print $5}' <<<"$out")
   b=$(awk '/^B wall s/ {print $5}' <<<"$out")
@@ -64,6 +69,27 @@ row() {  # row TASK FILE FERRY-COMMAND C-COMMAND
 
 row "count CSV ($ROWS rows)" "$CSV" "$FERRY count $CSV" "$LIMIT parse-csv $CSV"
 row "count NDJSON ($ROWS rows)" "$ND" "$FERRY count $ND" "$LIMIT parse-ndjson $ND"
+
+if [ "${STORE:-1}" = 1 ]; then
+  # The store (issues 3 and 4): each run starts from an empty store (or, for upserts, a copy of a loaded one).
+  UPD=$DATA/products_update.csv
+  C_UNIQUE="sh -c 'rm -f $WORK/c.sqlite*; $LIMIT import-csv $WORK/c.sqlite $CSV --mode unique'"
+  row "context insert, unique sku" "$CSV" \
+    "sh -c 'rm -f $WORK/f.sqlite*; $BENCH context-insert $CSV $WORK/f.sqlite'" "$C_UNIQUE"
+  row "batch insert, unique sku" "$CSV" \
+    "sh -c 'rm -f $WORK/f.sqlite*; $BENCH batch-insert $CSV $WORK/f.sqlite'" "$C_UNIQUE"
+  "$BENCH" batch-insert "$CSV" "$WORK/fbase.sqlite" >&2
+  "$LIMIT" import-csv "$WORK/cbase.sqlite" "$CSV" --mode unique >&2
+  row "upsert of the update file" "$UPD" \
+    "sh -c 'cp $WORK/fbase.sqlite $WORK/fu.sqlite; rm -f $WORK/fu.sqlite-*; $BENCH batch-upsert $UPD $WORK/fu.sqlite'" \
+    "sh -c 'cp $WORK/cbase.sqlite $WORK/cu.sqlite; rm -f $WORK/cu.sqlite-*; $LIMIT import-csv $WORK/cu.sqlite $UPD --mode upsert'"
+  for limit in $((ROWS / 10)) "$ROWS"; do
+    for sort in "" "--sort sku"; do
+      log "$("$BENCH" walk "$WORK/fbase.sqlite" --limit "$limit" --batch 1000 $sort)${sort:+ (sorted)}"
+    done
+  done
+  "$BENCH" merge-batch-update "$WORK/merge.sqlite" --rows "$ROWS" --registered 1000 --repeat 5 >&2
+fi
 
 if [ "$BIG" = 1 ]; then
   BIGCSV=$WORK/products-10x.csv

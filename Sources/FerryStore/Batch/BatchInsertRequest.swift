@@ -15,7 +15,7 @@
 ///     return false
 /// }
 ///
-/// // Positional rows for the importer's hot path: one prepared statement, bound row by row.
+/// // Positional rows: one prepared statement, bound row by row (``PackedRows`` skips the value objects too).
 /// let positional = BatchInsertRequest(
 ///     entityName: "Product", columns: ["sku", "price"], rows: [[.string("A1"), .decimal(9.5)]])
 /// ```
@@ -46,6 +46,9 @@ public struct BatchInsertRequest: Sendable {
         /// Positional rows: `rows[i][j]` is the value of attribute `columns[j]`. Every row must have
         /// `columns.count` values. A nil value stores NULL.
         case rows(columns: [String], rows: [[AttributeValue?]])
+        /// Rows already in their stored form (see ``PackedRows``): the importer's path, with no value object per
+        /// field.
+        case packed(PackedRows)
     }
 
     /// The entity inserted into (its own name; a sub-entity's rows get the sub-entity's `_ent`).
@@ -77,6 +80,11 @@ public struct BatchInsertRequest: Sendable {
         dictionaryHandler: @escaping @Sendable (inout [String: AttributeValue?]) -> Bool
     ) {
         self.init(entityName: entityName, source: .dictionaryHandler(dictionaryHandler), resultType: resultType)
+    }
+
+    /// A request inserting `packedRows`, whose cells are already in their stored form.
+    public init(entityName: String, packedRows: PackedRows, resultType: ResultType = .statusOnly) {
+        self.init(entityName: entityName, source: .packed(packedRows), resultType: resultType)
     }
 
     /// A request inserting positional `rows`, whose values follow `columns` (attribute names).

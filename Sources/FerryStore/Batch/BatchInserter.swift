@@ -58,7 +58,7 @@ struct BatchInserter {
     private var insertedKeys: ObjectIDSetBuilder
     private var updatedKeys: ObjectIDSetBuilder
     /// The number of the row being written, from 1, for messages.
-    private(set) var rowNumber = 0
+    var rowNumber = 0
 
     /// An inserter for `request` under `policy`.
     ///
@@ -127,14 +127,19 @@ struct BatchInserter {
             for object in objects { names.formUnion(object.keys) }
             for name in names.sorted() { _ = try attribute(named: name) }
         case .rows(let columns, _):
-            guard Set(columns).count == columns.count else {
-                throw StoreError(
-                    .invalidBatchRequest, "batch insert into \(mapping.entity): a column is named twice")
-            }
-            for name in columns { _ = try attribute(named: name) }
+            try validateColumns(columns)
+        case .packed(let rows):
+            try validateColumns(rows.columns)
         case .dictionaryHandler:
             break
         }
+    }
+
+    private func validateColumns(_ columns: [String]) throws {
+        guard Set(columns).count == columns.count else {
+            throw StoreError(.invalidBatchRequest, "batch insert into \(mapping.entity): a column is named twice")
+        }
+        for name in columns { _ = try attribute(named: name) }
     }
 
     /// Inserts every row of `source` and returns the result `resultType` asks for.
@@ -156,6 +161,8 @@ struct BatchInserter {
             }
         case .rows(let columns, let rows):
             try insert(columns: columns, rows: rows)
+        case .packed(let rows):
+            try insert(packed: rows)
         }
         if let history, let first = firstPrimaryKey, let next = nextPrimaryKey {
             try history.recordInserts(inTable: mapping.table, primaryKeys: first..<next)
@@ -202,7 +209,7 @@ struct BatchInserter {
     }
 
     /// Steps the bound INSERT of one row and counts what it did.
-    private mutating func write(_ shape: Shape) throws {
+    mutating func write(_ shape: Shape) throws {
         let statement = shape.statement
         defer { statement.reset() }
         if let parameter = shape.primaryKeyParameter, let key = nextPrimaryKey {

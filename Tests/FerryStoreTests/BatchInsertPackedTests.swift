@@ -1,0 +1,120 @@
+import FerrySQLite
+import Foundation
+import Testing
+
+@testable import FerryStore
+
+/// Batch insert from ``PackedRows``: cells bound in their stored form, checked against the attributes.
+struct BatchInsertPackedTests {
+    private static func row(_ rows: inout PackedRows, sku: StaticString, price: StaticString?, quantity: Int64) {
+        rows.appendText(sku)
+        if let price { rows.appendText(price) } else { rows.appendNull() }
+        rows.appendInteger(quantity)
+        rows.appendReal(1_700_000_000.5)
+        [UInt8]([9, 8]).withUnsafeBytes { rows.appendBlob($0) }
+        rows.endRow()
+    }
+
+    @Test func packedRowsAreStoredAsTheirCellsWithDefaultsForTheRest() async throws {
+        let fixture = try await BatchTestFixture.make()
+        var rows = PackedRows(columns: ["sku", "price", "quantity", "updatedAt", "photo"])
+        Self.row(&rows, sku: "P-1", price: "9.95", quantity: 3)
+        Self.row(&rows, sku: "P-2", price: nil, quantity: 0)
+
+        let result = try await fixture.store.execute(
+            BatchInsertRequest(entityName: "Product", packedRows: rows, resultType: .count), mergePolicy: .error)
+
+        #expect(result.insertedCount == 2)
+        let stored = try fixture.rows("SELECT sku, price, quantity, updatedAt, photo, active FROM Product ORDER BY sku")
+        #expect(
+            stored == [
+                [.text("P-1"), .text("9.95"), .integer(3), .real(1_700_000_000.5), .blob([9, 8]), .integer(1)],
+                [.text("P-2"), .null, .integer(0), .real(1_700_000_000.5), .blob([9, 8]), .integer(1)],
+            ])
+    }
+
+    @Test func upsertFromPackedRowsChangesOnlyTheGivenColumns() async throws {
+        let fixture = try await BatchTestFixture.make()
+        try fixture.seed(
+            "INSERT INTO Product (_ent, _opt, sku, name, quantity) VALUES (\(fixture.ent("Product")), 1, 'P-1', 'Kept', 5)"
+        )
+        var rows = PackedRows(columns: ["sku", "quantity"])
+        rows.appendText("P-1")
+        rows.appendInteger(7)
+        rows.endRow()
+
+        let result = try await fixture.store.execute(
+            BatchInsertRequest(entityName: "Product", packedRows: rows), mergePolicy: .mergeByPropertyObjectTrump)
+
+        #expect(result.updatedCount == 1 && result.insertedCount == 0)
+        #expect(
+            try fixture.rows("SELECT name, quantity, _opt FROM Product") == [[.text("Kept"), .integer(7), .integer(2)]])
+    }
+
+    @Test func aCellOfTheWrongStorageClassFailsTheRequestAndWritesNothing() async throws {
+        let fixture = try await BatchTestFixture.make()
+        var rows = PackedRows(columns: ["sku", "quantity"])
+        rows.appendText("P-1")
+        rows.appendInteger(1)
+        rows.endRow()
+        rows.appendText("P-2")
+        rows.appendText("seven")
+        rows.endRow()
+
+        let error = await #expect(throws: StoreError.self) {
+            try await fixture.store.execute(
+                BatchInsertRequest(entityName: "Product", packedRows: rows), mergePolicy: .error)
+        }
+        #expect(error?.code == .invalidBatchRequest)
+        #expect(error?.message.contains("row 2") == true)
+        #expect(error?.message.contains("'quantity'") == true)
+        #expect(try fixture.rows("SELECT count(*) FROM Product") == [[.integer(0)]])
+    }
+
+    @Test func anIntegerOutsideTheAttributesRangeIsRefused() async throws {
+        let fixture = try await BatchTestFixture.make()
+        var rows = PackedRows(columns: ["sku", "quantity"])
+        rows.appendText("P-1")
+        rows.appendInteger(Int64(Int32.max) + 1)
+        rows.endRow()
+
+        let error = await #expect(throws: StoreError.self) {
+            try await fixture.store.execute(
+                BatchInsertRequest(entityName: "Product", packedRows: rows), mergePolicy: .error)
+        }
+        #expect(error?.message.contains("outside the range") == true)
+    }
+
+    @Test func nullInANonOptionalAttributeIsRefused() async throws {
+        let fixture = try await BatchTestFixture.make()
+        var rows = PackedRows(columns: ["sku"])
+        rows.appendNull()
+        rows.endRow()
+
+        let error = await #expect(throws: StoreError.self) {
+            try await fixture.store.execute(
+                BatchInsertRequest(entityName: "Product", packedRows: rows), mergePolicy: .error)
+        }
+        #expect(error?.code == .missingMandatoryProperty)
+    }
+
+    @Test func discardingTheOpenRowDropsItsCellsAndBytes() {
+        var rows = PackedRows(columns: ["sku", "name"])
+        rows.appendText("A")
+        rows.appendText("kept")
+        rows.endRow()
+        rows.appendText("B")
+        rows.discardOpenRow()
+        rows.appendText("C")
+        rows.appendText(capacity: 8) { buffer in
+            for (index, byte) in "made".utf8.enumerated() { buffer[index] = byte }
+            return 4
+        }
+        rows.endRow()
+
+        #expect(rows.count == 2)
+        #expect(rows.bytes == Array("AkeptCmade".utf8))
+        #expect(rows.cell(row: 1, column: 1) == .text(offset: 6, count: 4))
+        #expect(rows.withBytes(of: rows.cell(row: 1, column: 1)) { Array($0) } == Array("made".utf8))
+    }
+}

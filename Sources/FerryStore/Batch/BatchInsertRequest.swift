@@ -60,6 +60,8 @@ public struct BatchInsertRequest: Sendable {
     /// Recorded as the author of the request's persistent-history transaction, when the store records history
     /// (``PersistentStoreDescription/recordsHistory``); Core Data takes the executing context's `transactionAuthor`.
     public var transactionAuthor: String? = nil
+    /// Runs in the request's transaction after its rows (see ``TransactionCompanion``).
+    package var companion: TransactionCompanion? = nil
 
     /// A request with rows from `source`.
     public init(entityName: String, source: Source, resultType: ResultType = .statusOnly) {

@@ -6,7 +6,8 @@ extension BatchInserter {
     ///
     /// `INSERT INTO "T" ("_ent", <given>, <omitted with defaults>[, "_pk"]) VALUES (<entity>, ?, …) [ON CONFLICT …]
     /// RETURNING "_pk", "_opt", "_ent"`. The defaults are bound here, once: resetting a statement keeps its
-    /// bindings, and rows only ever rebind the given parameters. On an upsert, only the given columns change.
+    /// bindings, and rows only ever rebind the given parameters. On an upsert, only the given columns change, and
+    /// only when one of them differs from the stored value.
     ///
     /// - Throws: ``StoreError`` `.invalidBatchRequest` for a name that is not a settable attribute; ``SQLiteError``
     ///   when the statement does not prepare.
@@ -34,8 +35,13 @@ extension BatchInserter {
             let version = SQL.identifier("_opt")
             let assignments =
                 names.map { SQL.identifier($0) + " = excluded." + SQL.identifier($0) } + ["\(version) = \(version) + 1"]
+            // A row whose given attributes already hold the given values is left alone: no `_opt` bump, no
+            // history, and no RETURNING row, so a re-run of the same input reports it unchanged.
+            let changed = names.map { SQL.identifier($0) + " IS NOT excluded." + SQL.identifier($0) }
             for target in conflictTargets {
-                sql += " ON CONFLICT \(target) DO UPDATE SET " + assignments.joined(separator: ", ")
+                sql +=
+                    " ON CONFLICT \(target) DO UPDATE SET " + assignments.joined(separator: ", ")
+                    + " WHERE " + changed.joined(separator: " OR ")
             }
         }
         sql += " RETURNING " + ["_pk", "_opt", "_ent"].map(SQL.identifier).joined(separator: ", ")

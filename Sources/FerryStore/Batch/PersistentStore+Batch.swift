@@ -23,6 +23,8 @@ extension PersistentStore {
     /// - ``MergePolicy/mergeByPropertyObjectTrump``: upsert; the stored row keeps its primary key, takes the
     ///   attributes the row gives and gets `_opt` + 1; of two rows with one key, the last wins, attribute by
     ///   attribute.
+    ///   A row whose given attributes already hold those values is left alone (not counted as updated, no `_opt`
+    ///   bump, no history), so re-running an import changes nothing.
     /// - ``MergePolicy/overwrite``: unsupported, throws ``StoreError/Code/unsupportedRequest``.
     ///
     /// **Departure from Core Data:** an upsert changes only the attributes the request gives. Core Data copies
@@ -59,7 +61,9 @@ extension PersistentStore {
                 policy: mergePolicy, firstPrimaryKey: { try primaryKeys.reserve(0, in: $0, on: connection) })
             try inserter.validateNames(of: request.source)
             inserter.history = recorder
-            return try inserter.insert(request.source, resultType: request.resultType)
+            let result = try inserter.insert(request.source, resultType: request.resultType)
+            try request.companion?(connection)
+            return result
         }
     }
 

@@ -13,9 +13,25 @@ extension ManagedObjectContext {
     /// - Throws: ``ValidationError``; ``SaveConflictError`` for conflicts the merge policy does not resolve;
     ///   ``StoreError`` when SQLite fails.
     public func save() throws {
+        try save(committingWith: nil)
+    }
+
+    /// Saves as ``save()`` does, running `companion` in the save's transaction (for a root context). Without
+    /// changes, `companion` still runs, in a transaction of its own.
+    ///
+    /// - Throws: as ``save()``; whatever `companion` throws, with nothing written.
+    package func save(committingWith companion: TransactionCompanion?) throws {
         assertOnQueue()
+        precondition(companion == nil || parent == nil, "a transaction companion needs a context saving to the store")
         processPendingChanges()
-        guard hasChanges else { return }
+        guard hasChanges else {
+            if let companion {
+                try storeAccess("committing") { connection in
+                    try connection.transaction(.immediate) { try companion(connection) }
+                }
+            }
+            return
+        }
         for object in pending.values where object.state.lifecycle != .invalid { object.willSave() }
         processPendingChanges()
         let objects = Self.inSaveOrder(pending.values)
@@ -25,7 +41,7 @@ extension ManagedObjectContext {
             return
         }
         let plan = makePlan(objects)
-        let outcome = try writeToStore(plan)
+        let outcome = try writeToStore(plan, companion: companion)
         finishSave(objects, outcome)
     }
 
@@ -112,7 +128,7 @@ extension ManagedObjectContext {
     /// row for a UNIQUE index are the save's own objects grouped by key and the store searched for the colliding
     /// rows, the savepoint rolled back and the resolved plan written again. An import of new keys so pays one index
     /// probe per row and nothing more.
-    private func writeToStore(_ plan: SavePlan) throws -> SaveOutcome {
+    private func writeToStore(_ plan: SavePlan, companion: TransactionCompanion?) throws -> SaveOutcome {
         let store = self.store
         let policy = mergePolicy
         let history = HistoryAttribution(author: transactionAuthor, contextName: name)
@@ -142,6 +158,7 @@ extension ManagedObjectContext {
                     var attempt = outcome
                     try writer.write(plan, outcome: &attempt)
                     try connection.execute("RELEASE ferry_save")
+                    try companion?(connection)
                     return attempt
                 } catch let error as SQLiteError where error.extendedCode == .uniqueConstraint {
                     try connection.execute("ROLLBACK TO ferry_save")
@@ -154,6 +171,7 @@ extension ManagedObjectContext {
                 }
                 try resolver.resolve(constraints, in: &plan, outcome: &outcome)
                 try writer.write(plan, outcome: &outcome)
+                try companion?(connection)
                 return outcome
             }
         }

@@ -98,6 +98,28 @@ struct BatchInsertPackedTests {
         #expect(error?.code == .missingMandatoryProperty)
     }
 
+    @Test func aToOneRelationshipColumnTakesTheDestinationsPrimaryKey() async throws {
+        let fixture = try await BatchTestFixture.make()
+        try fixture.seed(
+            "INSERT INTO Category (_pk, _ent, _opt, name) VALUES (7, \(fixture.ent("Category")), 1, 'Tea')")
+        var rows = PackedRows(columns: ["sku", "category"])
+        rows.appendText("P-1")
+        rows.appendText("Tea")  // a natural key first, resolved to a primary key later
+        rows.endRow()
+        rows.replaceCell(row: 0, column: 1, with: .integer(7))
+
+        _ = try await fixture.store.execute(
+            BatchInsertRequest(entityName: "Product", packedRows: rows), mergePolicy: .error)
+
+        #expect(try fixture.rows("SELECT sku, category FROM Product") == [[.text("P-1"), .integer(7)]])
+        let dictionaries = BatchInsertRequest(
+            entityName: "Product", objects: [["sku": .string("P-2"), "category": .integer(7)]])
+        let refused = await #expect(throws: StoreError.self) {
+            try await fixture.store.execute(dictionaries, mergePolicy: .error)
+        }
+        #expect(refused?.message.contains("relationship") == true)
+    }
+
     @Test func discardingTheOpenRowDropsItsCellsAndBytes() {
         var rows = PackedRows(columns: ["sku", "name"])
         rows.appendText("A")

@@ -20,7 +20,8 @@
 ///     entityName: "Product", columns: ["sku", "price"], rows: [[.string("A1"), .decimal(9.5)]])
 /// ```
 ///
-/// Only attributes can be set (not relationships, not derived attributes). An attribute a row leaves out gets
+/// Only attributes can be set (not relationships, not derived attributes), except that packed rows may set a to-one
+/// relationship by its destination's primary key (the importer's natural-key resolution). An attribute a row leaves out gets
 /// the model's default value (or NULL) when the row is inserted; see ``PersistentStore/execute(_:mergePolicy:)``
 /// for rows that collide with stored ones.
 public struct BatchInsertRequest: Sendable {

@@ -1,12 +1,13 @@
 import FerrySQLite
 
 extension BatchInserter {
-    /// Inserts ``PackedRows``: one shape for every row, each cell bound straight from the packed buffers.
+    /// Inserts ``PackedRows``: one shape for every row, each cell bound straight from the packed buffers. A column
+    /// may name a to-one relationship, whose integer cells are the destination's primary keys.
     ///
     /// - Throws: ``StoreError`` `.invalidBatchRequest` when a cell's storage class does not fit its attribute,
     ///   `.missingMandatoryProperty` for NULL in a non-optional attribute; ``SQLiteError``.
     mutating func insert(packed rows: PackedRows) throws {
-        let shape = try shape(for: rows.columns)
+        let shape = try shape(for: rows.columns, settingForeignKeys: true)
         let storage = shape.types.map(PackedStorage.init)
         let width = rows.columns.count
         try rows.bytes.withUnsafeBytes { bytes in

@@ -11,9 +11,9 @@ extension BatchInserter {
     ///
     /// - Throws: ``StoreError`` `.invalidBatchRequest` for a name that is not a settable attribute; ``SQLiteError``
     ///   when the statement does not prepare.
-    mutating func shape(for names: [String]) throws -> Shape {
+    mutating func shape(for names: [String], settingForeignKeys: Bool = false) throws -> Shape {
         if let shape = shapes[names] { return shape }
-        let given = try names.map { try attribute(named: $0) }
+        let given = try names.map { try settingForeignKeys ? settableColumn(named: $0) : attribute(named: $0) }
         let givenNames = Set(names)
         // Derived attributes are the store's to maintain: a batch insert neither sets nor defaults them.
         let omitted = mapping.attributes.filter { !givenNames.contains($0.name) && $0.derivation == nil }
@@ -88,6 +88,24 @@ extension BatchInserter {
         default:
             try shape.statement.bind(value, as: type, at: index)
         }
+    }
+
+    /// The stored, settable attribute `name`, or the to-one relationship `name` as an integer64 "attribute" whose
+    /// value is the destination's primary key (packed rows only: the importer resolves natural keys to primary
+    /// keys itself, a step past Core Data's batch insert, which sets attributes only).
+    ///
+    /// - Throws: as ``attribute(named:)``; `.invalidBatchRequest` for a relationship to an entity with sub-entities
+    ///   (its rows would need the destination's `_ent` too).
+    func settableColumn(named name: String) throws -> AttributeDescription {
+        guard let foreignKey = mapping.foreignKeys[name] else { return try attribute(named: name) }
+        guard foreignKey.entityColumn == nil else {
+            throw StoreError(
+                .invalidBatchRequest,
+                "batch insert into \(mapping.entity): '\(name)' leads to \(foreignKey.destinationEntity), which has "
+                    + "sub-entities; set it through a context")
+        }
+        let relationship = schema.model.allRelationships(of: mapping.entity).first { $0.name == name }
+        return AttributeDescription(name: name, type: .integer64, isOptional: relationship?.isOptional ?? true)
     }
 
     /// The stored, settable attribute `name` of the entity.

@@ -129,17 +129,19 @@ struct BatchInserter {
         case .rows(let columns, _):
             try validateColumns(columns)
         case .packed(let rows):
-            try validateColumns(rows.columns)
+            try validateColumns(rows.columns, settingForeignKeys: true)
         case .dictionaryHandler:
             break
         }
     }
 
-    private func validateColumns(_ columns: [String]) throws {
+    private func validateColumns(_ columns: [String], settingForeignKeys: Bool = false) throws {
         guard Set(columns).count == columns.count else {
             throw StoreError(.invalidBatchRequest, "batch insert into \(mapping.entity): a column is named twice")
         }
-        for name in columns { _ = try attribute(named: name) }
+        for name in columns {
+            _ = try settingForeignKeys ? settableColumn(named: name) : attribute(named: name)
+        }
     }
 
     /// Inserts every row of `source` and returns the result `resultType` asks for.

@@ -125,6 +125,16 @@ public struct PackedRows: Sendable {
         cells.removeSubrange(first...)
     }
 
+    /// Replaces the cell of `column` in complete row `row` with an integer or NULL cell (the importer fills in
+    /// primary keys it resolved after packing the row).
+    public mutating func replaceCell(row: Int, column: Int, with cell: Cell) {
+        precondition(row < count && column < columns.count, "cell (\(row), \(column)) out of range")
+        switch cell {
+        case .null, .integer, .real: cells[row * columns.count + column] = cell
+        case .text, .blob: preconditionFailure("only integer, real or NULL cells can replace a cell")
+        }
+    }
+
     /// Removes every row, keeping the buffers' capacity.
     public mutating func removeAll() {
         cells.removeAll(keepingCapacity: true)

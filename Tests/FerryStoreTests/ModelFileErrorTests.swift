@@ -235,13 +235,13 @@ struct ModelFileErrorTests {
                     "Pipelines/test.model.yml:6: entity Thing, attribute price: default '12abc' is not a valid "
                         + "decimal; expected a decimal number such as 12.50",
                     "Pipelines/test.model.yml:7: entity Thing, attribute when: default '05/01/2026' is not a valid "
-                        + "date; expected an ISO-8601 date such as 2026-01-05T09:00:00Z",
+                        + "date; expected an ISO-8601 date such as 2026-01-05T09:00:00Z or a number of seconds",
                     "Pipelines/test.model.yml:8: entity Thing, attribute id: default 'not-a-uuid' is not a valid "
                         + "uuid; expected a UUID such as 123E4567-E89B-12D3-A456-426614174000",
                     "Pipelines/test.model.yml:9: entity Thing, attribute site: default 'example.com' is not a valid "
                         + "uri; expected an absolute URI such as https://example.com/",
-                    "Pipelines/test.model.yml:10: entity Thing, attribute blob: a transformable attribute takes no "
-                        + "default",
+                    "Pipelines/test.model.yml:10: entity Thing, attribute blob: default 'x' is not a valid "
+                        + "transformable; expected base64 text of the value as its transformer encodes it",
                     "Pipelines/test.model.yml:11: entity Thing, attribute list: default must be a single value; "
                         + "found a list",
                 ])

@@ -50,8 +50,8 @@ extension ManagedObjectModel {
     /// - `optional` (`true`), `transient` (`false`, never stored), `indexed` (`false`), `unique` (`false`).
     /// - `default`: read by the attribute's type, not by YAML's: integers and numbers as written, `decimal` as
     ///   exact text (`0.10` stays 0.10), `boolean` as `true`/`false`, `date` as ISO-8601
-    ///   (`2026-01-05T09:00:00Z` or `2026-01-05`), `uuid` as text, `uri` absolute, `binary` as base64, `string`
-    ///   as the text written. `transformable` takes none.
+    ///   (`2026-01-05T09:00:00Z` or `2026-01-05`) or seconds since 1970, `uuid` as text, `uri` absolute, `binary`
+    ///   as base64, `string` as the text written, `transformable` as base64 of the value its transformer encoded.
     /// - `min`, `max`: for numbers (and dates, as ISO-8601 or seconds since 1970); validation only.
     /// - `minLength`, `maxLength` (in UTF-16 units) and `regex` (whole-string match): for strings; validation only.
     /// - `allowsExternalStorage` (`false`): for `binary`; large values live in files beside the store.

@@ -77,13 +77,11 @@ extension ModelFileParser {
         case .decimal: expected = "a decimal number such as 12.50"
         case .string: expected = "text"
         case .boolean: expected = "true or false"
-        case .date: expected = "an ISO-8601 date such as \(Self.dateExample)"
+        case .date: expected = "an ISO-8601 date such as \(Self.dateExample) or a number of seconds"
         case .binary: expected = "base64 text"
         case .uuid: expected = "a UUID such as 123E4567-E89B-12D3-A456-426614174000"
         case .uri: expected = "an absolute URI such as https://example.com/"
-        case .transformable:
-            report(.invalidDefault, "a transformable attribute takes no default", element, node)
-            return nil
+        case .transformable: expected = "base64 text of the value as its transformer encodes it"
         }
         report(
             .invalidDefault, "default '\(scalar.string)' is not a valid \(type.name); expected \(expected)",
@@ -99,11 +97,13 @@ extension ModelFileParser {
         case .decimal: decimal(text).map { .decimal($0) }
         case .string: .string(text)
         case .boolean: boolean(text).map { .boolean($0) }
-        case .date: date(text).map { .date($0) }
+        case .date:
+            (date(text) ?? Double(text).flatMap { $0.isFinite ? Date(timeIntervalSince1970: $0) : nil })
+                .map { .date($0) }
         case .binary: Data(base64Encoded: text).map { .binary($0) }
         case .uuid: UUID(uuidString: text).map { .uuid($0) }
         case .uri: URL(string: text).flatMap { $0.scheme == nil ? nil : .uri($0) }
-        case .transformable: nil
+        case .transformable: Data(base64Encoded: text).map { .transformable($0) }
         }
     }
 

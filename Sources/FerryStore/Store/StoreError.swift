@@ -20,6 +20,15 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static let notAFerryStore = Code(rawValue: "notAFerryStore", coreDataCode: 134020)
         /// The store could not be opened (`NSPersistentStoreOpenError`).
         public static let openFailed = Code(rawValue: "openFailed", coreDataCode: 134080)
+        /// There is no store file at the path given, and the call would not create one
+        /// (`NSFileReadNoSuchFileError`).
+        public static let fileNotFound = Code(rawValue: "fileNotFound", coreDataCode: 260)
+        /// The store keeps no model of its own: it is in memory, or was created before stores kept their models
+        /// and has not been opened with its model since.
+        public static let noStoredModel = Code(rawValue: "noStoredModel", coreDataCode: 134060)
+        /// The model a store keeps does not load, or is not the model the store was created with (its version hash
+        /// differs from the store's `model_hash`).
+        public static let invalidStoredModel = Code(rawValue: "invalidStoredModel", coreDataCode: 134060)
         /// A transformable attribute names a value transformer that is not registered.
         public static let unknownTransformer = Code(rawValue: "unknownTransformer", coreDataCode: 134060)
         /// An object ID names a row the store does not have (`NSManagedObjectReferentialIntegrityError`).

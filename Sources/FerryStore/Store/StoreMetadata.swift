@@ -15,7 +15,16 @@ public struct StoreMetadata: Sendable, Hashable {
     /// The layout version this code writes and reads.
     public static let currentFormatVersion = 1
 
+    /// The `ferry_metadata` key under which a store keeps its model, as model-file YAML
+    /// (``ManagedObjectModel/modelFileYAML``).
+    static let modelTextKey = "model_yaml"
+
     /// Creates the store's tables on first use, or checks that an existing store was made with `schema`'s model.
+    ///
+    /// Either way the store then keeps `schema`'s model as text (key `model_yaml`), so that tools can open it
+    /// without a model file (``PersistentStore/storedModel(at:)``): a store created before stores kept their models
+    /// gets it on its first open, and as validation rules and fetch request templates are not part of the version
+    /// hash, a store keeps those of the model it was last opened with.
     ///
     /// Runs in one immediate transaction, so two processes opening a new store at once cannot both create it.
     /// - Returns: the store's metadata.
@@ -27,9 +36,12 @@ public struct StoreMetadata: Sendable, Hashable {
             return try connection.transaction(.immediate) {
                 if let existing = try read(connection) {
                     try check(existing, against: schema, path: connection.path)
+                    try keep(schema.model, on: connection)
                     return existing
                 }
-                return try create(connection, schema: schema)
+                let metadata = try create(connection, schema: schema)
+                try keep(schema.model, on: connection)
+                return metadata
             }
         } catch let error as SQLiteError {
             throw StoreError(.sqlite, "cannot prepare the store", path: connection.path, underlying: error)
@@ -38,6 +50,15 @@ public struct StoreMetadata: Sendable, Hashable {
 
     /// The metadata of an existing Ferry store, or `nil` when `ferry_metadata` is absent or empty.
     static func read(_ connection: Connection) throws -> StoreMetadata? {
+        guard let values = try readValues(connection), let hash = values["model_hash"]?.text else { return nil }
+        return StoreMetadata(
+            storeIdentifier: values["store_identifier"]?.text ?? "", modelHash: hash,
+            createdAt: values["created_at"]?.text ?? "",
+            formatVersion: Int(values["format_version"]?.integer ?? 0))
+    }
+
+    /// Every key and value of `ferry_metadata`, or `nil` when the table does not exist.
+    static func readValues(_ connection: Connection) throws -> [String: SQLiteValue]? {
         let exists = try connection.prepare(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'ferry_metadata'"
         ).fetchOne()
@@ -46,11 +67,23 @@ public struct StoreMetadata: Sendable, Hashable {
         for row in try connection.prepare("SELECT key, value FROM ferry_metadata").fetchAll() {
             if let key = row[0].text { values[key] = row[1] }
         }
-        guard let hash = values["model_hash"]?.text else { return nil }
-        return StoreMetadata(
-            storeIdentifier: values["store_identifier"]?.text ?? "", modelHash: hash,
-            createdAt: values["created_at"]?.text ?? "",
-            formatVersion: Int(values["format_version"]?.integer ?? 0))
+        return values
+    }
+
+    /// Stores `model`'s text under ``modelTextKey`` unless that very text is there already. A model whose text
+    /// would not read back as an equal model (a number a model file cannot spell, such as infinity, or a text
+    /// starting with U+FEFF, which YAML reading drops) is not stored: the store then keeps what it had, and
+    /// ``PersistentStore/storedModel(at:)`` reports it.
+    static func keep(_ model: ManagedObjectModel, on connection: Connection) throws {
+        let text = model.modelFileYAML
+        let stored = try connection.prepare("SELECT value FROM ferry_metadata WHERE key = ?")
+        try stored.bind([.text(modelTextKey)])
+        if try stored.fetchOne()?[0].text == text { return }
+        // Equality, not just the version hash: validation rules and templates must come back too.
+        guard (try? ManagedObjectModel(yaml: text)) == model else { return }
+        let insert = try connection.prepare("INSERT OR REPLACE INTO ferry_metadata (key, value) VALUES (?, ?)")
+        try insert.bind([.text(modelTextKey), .text(text)])
+        try insert.run()
     }
 
     private static func check(_ existing: StoreMetadata, against schema: StoreSchema, path: String) throws {

@@ -1,5 +1,7 @@
 import ArgumentParser
 import FerryIO
+import FerryPipeline
+import FerryStore
 import Foundation
 
 /// The exit codes a cron wrapper can act on (sysexits.h values).
@@ -12,6 +14,12 @@ enum FerryExitCode {
     static let noInput = ExitCode(66)
     /// Reading or writing failed.
     static let ioError = ExitCode(74)
+    /// Another run holds the store; retry later.
+    static let locked = ExitCode(75)
+    /// The pipeline or model file is invalid.
+    static let configuration = ExitCode(78)
+    /// Stopped by SIGINT or SIGTERM at a chunk boundary.
+    static let interrupted = ExitCode(130)
 
     /// The exit code for a FerryIO failure.
     static func forError(_ error: FerryIOError) -> ExitCode {
@@ -20,6 +28,49 @@ enum FerryExitCode {
         case .io: ioError
         default: dataError
         }
+    }
+}
+
+/// The exit code for any error a command lets through, and the message to print.
+func exitCode(for error: any Error) -> ExitCode {
+    switch error {
+    case let error as FerryIOError:
+        return FerryExitCode.forError(error)
+    case let error as PipelineError:
+        switch error.code {
+        case .invalidSpec: return FerryExitCode.configuration
+        case .storeLocked: return FerryExitCode.locked
+        case .inputMissing: return FerryExitCode.noInput
+        case .interrupted: return FerryExitCode.interrupted
+        default: return FerryExitCode.dataError
+        }
+    case is ModelError:
+        return FerryExitCode.configuration
+    case let error as StoreError:
+        switch error.code {
+        case .incompatibleModel, .noStoredModel, .invalidStoredModel: return FerryExitCode.configuration
+        case .fileNotFound: return FerryExitCode.noInput
+        case .constraintConflict, .missingMandatoryProperty, .invalidBatchRequest: return FerryExitCode.dataError
+        default: return FerryExitCode.ioError
+        }
+    case is FetchPredicateError, is FetchRequestError:
+        return FerryExitCode.usage
+    case is FerryStore.ValidationError:
+        return FerryExitCode.dataError
+    default:
+        return FerryExitCode.ioError
+    }
+}
+
+/// Runs `body`; any error is printed to standard error as `ferry: error: …` and becomes its exit code.
+func reportingFailures<Result>(_ body: () async throws -> Result) async throws -> Result {
+    do {
+        return try await body()
+    } catch let error as ExitCode {
+        throw error
+    } catch {
+        printError("error: \(error)")
+        throw exitCode(for: error)
     }
 }
 

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The `ferry` command: moves data in bulk between files and a Core Data-style store on SQLite.
 @main
-struct Ferry: ParsableCommand {
+struct Ferry: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ferry",
         abstract: "Move data in bulk between CSV/JSON files and a Core Data-style store on SQLite.",
@@ -15,6 +15,9 @@ struct Ferry: ParsableCommand {
               65  bad input data (malformed CSV/JSON; the message says file, line and column)
               66  input missing or unreadable
               74  I/O error (disk full, write or rename failed)
+              75  the store is locked by another run (the message names it); retry later
+              78  invalid pipeline or model file
+              130 stopped by SIGINT/SIGTERM at a chunk boundary; `--resume` continues
             """,
         version: "0.1.0",
         subcommands: [ConvertCommand.self, CountCommand.self]

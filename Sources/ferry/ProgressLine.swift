@@ -4,7 +4,8 @@ import Foundation
 /// pipe or a cron job's log).
 ///
 /// `12.5% of 210 MB · 180,000 records · 95,000 records/s · ETA 0:14`
-final class ProgressLine {
+final class ProgressLine: @unchecked Sendable {
+    // @unchecked: a progress line belongs to one command and is updated from one task at a time.
     private let enabled = isatty(STDERR_FILENO) == 1
     private let totalBytes: Int?
     private let started = Date()

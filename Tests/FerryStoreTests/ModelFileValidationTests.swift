@@ -21,6 +21,8 @@ struct ModelFileValidationTests {
                       _note: string
                       unit price: decimal
                       9lives: integer16
+                      unit.price: decimal
+                      "tab\\there": string
                       "": string
                 """) == [
                     "Pipelines/test.model.yml:2: entity ferry_runs: 'ferry_runs' is reserved: names starting with "
@@ -37,11 +39,13 @@ struct ModelFileValidationTests {
                         + "columns _pk, _ent and _opt",
                     "Pipelines/test.model.yml:10: entity Product, attribute _note: '_note' is reserved: names starting "
                         + "with _ belong to Ferry's own columns",
-                    "Pipelines/test.model.yml:11: entity Product, attribute unit price: 'unit price' is not a plain "
-                        + "SQL identifier; use ASCII letters, digits and _, starting with a letter",
-                    "Pipelines/test.model.yml:12: entity Product, attribute 9lives: '9lives' is not a plain SQL "
-                        + "identifier; use ASCII letters, digits and _, starting with a letter",
-                    "Pipelines/test.model.yml:13: entity Product, attribute (unnamed): the name is empty",
+                    // Attribute names are CSV headers as written ("unit price", "9lives" are fine), short of a dot
+                    // or a control character.
+                    "Pipelines/test.model.yml:13: entity Product, attribute unit.price: 'unit.price' contains a dot, "
+                        + "which separates key paths",
+                    "Pipelines/test.model.yml:14: entity Product, attribute tab\there: 'tab\\there' contains a "
+                        + "control character",
+                    "Pipelines/test.model.yml:15: entity Product, attribute (unnamed): the name is empty",
                 ])
     }
 

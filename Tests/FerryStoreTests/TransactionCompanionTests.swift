@@ -13,7 +13,7 @@ struct TransactionCompanionTests {
     @Test func aBatchInsertCommitsItsCompanionsWritesWithItsRows() async throws {
         let fixture = try await BatchTestFixture.make()
         var request = BatchInsertRequest(entityName: "Product", objects: [["sku": .string("A")]])
-        request.companion = { connection in
+        request.companion = { connection, _ in
             try connection.execute(Self.ledger)
             try connection.execute("INSERT INTO ferry_test_ledger VALUES ('chunk 1')")
         }
@@ -25,7 +25,7 @@ struct TransactionCompanionTests {
     @Test func aCompanionThatThrowsRollsTheBatchInsertBack() async throws {
         let fixture = try await BatchTestFixture.make()
         var request = BatchInsertRequest(entityName: "Product", objects: [["sku": .string("A")]])
-        request.companion = { _ in throw Refused() }
+        request.companion = { _, _ in throw Refused() }
         await #expect(throws: Refused.self) { try await fixture.store.execute(request, mergePolicy: .error) }
         #expect(try fixture.rows("SELECT count(*) FROM Product") == [[.integer(0)]])
     }

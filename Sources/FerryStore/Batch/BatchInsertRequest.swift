@@ -1,3 +1,5 @@
+package import FerrySQLite
+
 /// Rows to insert into one entity's table in a single SQL transaction, without managed objects, validation rules
 /// or callbacks (Core Data's `NSBatchInsertRequest`, REFERENCE.md §3.1).
 ///
@@ -61,8 +63,12 @@ public struct BatchInsertRequest: Sendable {
     /// Recorded as the author of the request's persistent-history transaction, when the store records history
     /// (``PersistentStoreDescription/recordsHistory``); Core Data takes the executing context's `transactionAuthor`.
     public var transactionAuthor: String? = nil
-    /// Runs in the request's transaction after its rows (see ``TransactionCompanion``).
-    package var companion: TransactionCompanion? = nil
+    /// Packed rows only: a row that would be new but leaves a non-optional attribute without default empty is
+    /// skipped and listed in the result's `refusedRows`, instead of failing the request (the importer rejects
+    /// such records one by one). Rows whose key is stored are updated as usual.
+    package var refusesIncompleteNewRows = false
+    /// Runs in the request's transaction after its rows, with what they did (see ``TransactionCompanion``).
+    package var companion: (@Sendable (Connection, BatchInsertResult) throws -> Void)? = nil
 
     /// A request with rows from `source`.
     public init(entityName: String, source: Source, resultType: ResultType = .statusOnly) {

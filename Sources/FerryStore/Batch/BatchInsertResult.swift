@@ -35,6 +35,8 @@ public struct BatchInsertResult: Sendable, Hashable {
     /// by a later duplicate of the same request is in both). Kept as runs of primary keys (16 bytes per run of
     /// consecutive keys, not an ``ObjectID`` per row).
     public var changes: RemoteChanges
+    /// The packed rows skipped under `BatchInsertRequest.refusesIncompleteNewRows`, with why.
+    package var refusedRows: [RefusedRow] = []
 
     /// Creates a result.
     public init(
@@ -57,4 +59,12 @@ public struct BatchInsertResult: Sendable, Hashable {
         if case .count(let count) = result { return count }
         return nil
     }
+}
+
+/// A packed row a batch insert skipped instead of failing (see `BatchInsertRequest.refusesIncompleteNewRows`).
+package struct RefusedRow: Sendable, Hashable {
+    /// The row, from 0.
+    package var row: Int
+    /// Why, naming the attribute.
+    package var reason: String
 }

@@ -1,25 +1,74 @@
 import FerrySQLite
 
 extension BatchInserter {
-    /// Inserts ``PackedRows``: one shape for every row, each cell bound straight from the packed buffers. A column
-    /// may name a to-one relationship, whose integer cells are the destination's primary keys.
+    /// Inserts ``PackedRows``: each cell bound straight from the packed buffers. A column may name a to-one
+    /// relationship, whose integer cells are the destination's primary keys.
+    ///
+    /// A row with ``PackedRows/Cell/absent`` cells uses the shape of the columns it gives (so an upsert leaves the
+    /// others alone). When ``refusedRows`` is set, a row whose shape leaves a mandatory attribute without default
+    /// is first probed by its key: stored, it is updated; not stored, it is skipped and listed there.
     ///
     /// - Throws: ``StoreError`` `.invalidBatchRequest` when a cell's storage class does not fit its attribute,
     ///   `.missingMandatoryProperty` for NULL in a non-optional attribute; ``SQLiteError``.
     mutating func insert(packed rows: PackedRows) throws {
-        let shape = try shape(for: rows.columns, settingForeignKeys: true)
-        let storage = shape.types.map(PackedStorage.init)
+        let full = try shape(for: rows.columns, settingForeignKeys: true)
+        let storage = full.types.map(PackedStorage.init)
         let width = rows.columns.count
+        var present: [Int] = []
         try rows.bytes.withUnsafeBytes { bytes in
             for row in 0..<rows.count {
                 rowNumber += 1
                 let first = row * width
+                present.removeAll(keepingCapacity: true)
                 for column in 0..<width {
-                    try bind(rows.cells[first + column], bytes: bytes, in: shape, at: column, storage: storage[column])
+                    if case .absent = rows.cells[first + column] { continue }
+                    present.append(column)
+                }
+                let shape =
+                    present.count == width
+                    ? full : try shape(for: present.map { rows.columns[$0] }, settingForeignKeys: true)
+                if refusedRows != nil, let missing = shape.omittedMandatory.first,
+                    try !isStored(rows, row: row, present: present)
+                {
+                    refusedRows?.append(
+                        RefusedRow(
+                            row: row,
+                            reason: "no value for '\(missing)', which is required, and no stored \(mapping.entity) "
+                                + "has this key"))
+                    continue
+                }
+                for (offset, column) in present.enumerated() {
+                    try bind(
+                        rows.cells[first + column], bytes: bytes, in: shape, at: offset, storage: storage[column])
                 }
                 try write(shape)
             }
         }
+    }
+
+    /// Whether a stored row has the key of packed row `row`, by the first uniqueness constraint whose attributes
+    /// the row gives (no such constraint: it cannot match a stored row).
+    private func isStored(_ rows: PackedRows, row: Int, present: [Int]) throws -> Bool {
+        let given = present.map { rows.columns[$0] }
+        let constraints = schema.model.ancestry(of: mapping.entity).flatMap(\.uniquenessConstraints)
+        guard let constraint = constraints.first(where: { $0.allSatisfy(given.contains) }) else { return false }
+        let conditions = constraint.map { SQL.identifier($0) + " IS ?" }.joined(separator: " AND ")
+        let ids = mapping.hierarchyIDs.map(String.init).joined(separator: ", ")
+        let probe = try connection.cachedStatement(
+            "SELECT 1 FROM \(SQL.identifier(mapping.table)) WHERE \(conditions) AND \"_ent\" IN (\(ids)) LIMIT 1")
+        defer { probe.reset() }
+        for (offset, name) in constraint.enumerated() {
+            guard let column = rows.columns.firstIndex(of: name) else { return false }
+            let cell = rows.cell(row: row, column: column)
+            switch cell {
+            case .absent, .null: try probe.bindNull(at: offset + 1)
+            case .integer(let value): try probe.bind(value, at: offset + 1)
+            case .real(let value): try probe.bind(value, at: offset + 1)
+            case .text: try rows.withBytes(of: cell) { try probe.bindText($0, at: offset + 1) }
+            case .blob: try rows.withBytes(of: cell) { try probe.bindBlob($0, at: offset + 1) }
+            }
+        }
+        return try probe.step()
     }
 
     private func bind(
@@ -88,6 +137,7 @@ extension PackedRows.Cell {
     /// The storage class, for messages.
     fileprivate var storageName: String {
         switch self {
+        case .absent: "no value"
         case .null: "NULL"
         case .integer: "INTEGER"
         case .real: "REAL"

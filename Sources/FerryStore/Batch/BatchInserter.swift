@@ -50,6 +50,9 @@ struct BatchInserter {
     private(set) var nextPrimaryKey: Int64?
     /// Prepared shapes by the attribute names they give, in order (see `BatchInserter+Shapes.swift`).
     var shapes: [[String]: Shape] = [:]
+    /// Packed rows skipped because they would be new without a mandatory value (see
+    /// `BatchInsertRequest.refusesIncompleteNewRows`); nil when such rows fail the request.
+    var refusedRows: [RefusedRow]?
     private var insertedCount = 0
     private var updatedCount = 0
     private var objectIDs: [ObjectID] = []
@@ -175,10 +178,12 @@ struct BatchInserter {
             case .count: .count(insertedCount + updatedCount)
             case .objectIDs: .objectIDs(objectIDs)
             }
-        return BatchInsertResult(
+        var outcome = BatchInsertResult(
             result: result, insertedCount: insertedCount, updatedCount: updatedCount,
             changes: RemoteChanges(
                 inserted: insertedKeys.build(), updated: updatedKeys.build(), deleted: ObjectIDSet()))
+        outcome.refusedRows = refusedRows ?? []
+        return outcome
     }
 
     private mutating func insert(_ object: [String: AttributeValue?]) throws {

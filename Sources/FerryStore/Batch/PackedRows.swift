@@ -20,6 +20,9 @@
 public struct PackedRows: Sendable {
     /// One value: its storage class, and its payload or where its bytes are.
     public enum Cell: Sendable, Hashable {
+        /// No value given: a new row takes the attribute's default, an updated row keeps its stored value (a key
+        /// missing from a JSON record).
+        case absent
         case null
         case integer(Int64)
         case real(Double)
@@ -72,6 +75,9 @@ public struct PackedRows: Sendable {
 
     /// Appends a NULL cell.
     public mutating func appendNull() { cells.append(.null) }
+
+    /// Appends a cell that gives no value (see ``Cell/absent``).
+    public mutating func appendAbsent() { cells.append(.absent) }
 
     /// Appends an integer cell (integers and booleans).
     public mutating func appendInteger(_ value: Int64) { cells.append(.integer(value)) }
@@ -130,7 +136,7 @@ public struct PackedRows: Sendable {
     public mutating func replaceCell(row: Int, column: Int, with cell: Cell) {
         precondition(row < count && column < columns.count, "cell (\(row), \(column)) out of range")
         switch cell {
-        case .null, .integer, .real: cells[row * columns.count + column] = cell
+        case .absent, .null, .integer, .real: cells[row * columns.count + column] = cell
         case .text, .blob: preconditionFailure("only integer, real or NULL cells can replace a cell")
         }
     }

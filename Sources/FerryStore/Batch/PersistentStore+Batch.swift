@@ -61,8 +61,9 @@ extension PersistentStore {
                 policy: mergePolicy, firstPrimaryKey: { try primaryKeys.reserve(0, in: $0, on: connection) })
             try inserter.validateNames(of: request.source)
             inserter.history = recorder
+            if request.refusesIncompleteNewRows { inserter.refusedRows = [] }
             let result = try inserter.insert(request.source, resultType: request.resultType)
-            try request.companion?(connection)
+            try request.companion?(connection, result)
             return result
         }
     }

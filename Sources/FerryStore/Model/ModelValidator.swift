@@ -89,7 +89,8 @@ struct ModelValidator {
 
     // MARK: - Names
 
-    /// What is wrong with `name` as an entity or property name, if anything.
+    /// What is wrong with `name` as an entity or attribute name, if anything. Entity names are plain SQL
+    /// identifiers; attribute names may be any text without a dot or a control character.
     static func nameProblem(_ name: String, isEntity: Bool) -> (ModelError.Code, String)? {
         let lowercased = name.lowercased()
         if name.isEmpty { return (.invalidName, "the name is empty") }
@@ -104,6 +105,15 @@ struct ModelValidator {
         }
         if !isEntity && name.hasPrefix("_") {
             return (.reservedName, "'\(name)' is reserved: names starting with _ belong to Ferry's own columns")
+        }
+        if !isEntity {
+            // Attribute names may be any text a CSV header holds ("unit price", "2024 total"), since every
+            // identifier is quoted in SQL; only a dot (the key-path separator) and control characters are refused.
+            if let bad = name.unicodeScalars.first(where: { $0 == "." || $0.value < 0x20 || $0.value == 0x7F }) {
+                let what = bad == "." ? "a dot, which separates key paths" : "a control character"
+                return (.invalidName, "'\(name.debugDescription.dropFirst().dropLast())' contains \(what)")
+            }
+            return nil
         }
         let isLetter: (Unicode.Scalar) -> Bool = { ("a"..."z").contains($0) || ("A"..."Z").contains($0) }
         let scalars = name.unicodeScalars

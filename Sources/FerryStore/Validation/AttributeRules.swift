@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Checks follow REFERENCE 9.3. Failures come back without the object's identity (``ObjectValidator`` adds it)
 /// and their messages never contain the value.
-struct AttributeRules: Sendable {
+package struct AttributeRules: Sendable {
     /// The attribute checked.
     let attribute: AttributeDescription
     /// `minValue` as written in the model, for exact comparison with integers and decimals; nil when there is no
@@ -17,13 +17,13 @@ struct AttributeRules: Sendable {
     let pattern: WholeStringRegex?
     /// Whether a value of the right type can still break a rule: bounds, lengths, a pattern, or an integer type
     /// narrower than 64 bits. Most attributes have none, and their values need only the type check.
-    let checksValues: Bool
+    package let checksValues: Bool
 
     /// Prepares `attribute` of `entity`.
     ///
     /// - Throws: ``ModelError`` with code ``ModelError/Code/invalidRegularExpression`` when the attribute's regular
     ///   expression does not compile.
-    init(_ attribute: AttributeDescription, of entity: String) throws {
+    package init(_ attribute: AttributeDescription, of entity: String) throws {
         self.attribute = attribute
         checksValues =
             attribute.minValue != nil || attribute.maxValue != nil || attribute.minLength != nil
@@ -44,7 +44,7 @@ struct AttributeRules: Sendable {
     }
 
     /// Every rule `value` breaks, in this order: optionality, type, range or length, pattern.
-    func check(_ value: AttributeValue?) -> [ValidationError] {
+    package func check(_ value: AttributeValue?) -> [ValidationError] {
         guard let value else {
             // REFERENCE 9.3: "Non-optional attribute ... that is nil -> 1570"; nil skips every other check.
             guard attribute.isOptional else {

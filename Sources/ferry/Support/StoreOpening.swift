@@ -1,0 +1,31 @@
+import FerryStore
+import Foundation
+import Logging
+
+/// Opening the store a command names: with a model file, or with the model the store keeps.
+enum StoreOpening {
+    /// A loaded container for the store at `path`; `modelPath` names a model file (required for a new store
+    /// unless `inferred` gives a model).
+    ///
+    /// - Throws: ``ModelError`` for a bad model file; ``StoreError`` (`.fileNotFound` when the store does not exist
+    ///   and no model was given).
+    static func container(
+        storePath: String, modelPath: String?, inferred: (() throws -> ManagedObjectModel)? = nil, logger: Logger
+    ) async throws -> PersistentContainer {
+        let description = PersistentStoreDescription(path: storePath)
+        let name = URL(fileURLWithPath: storePath).deletingPathExtension().lastPathComponent
+        let container: PersistentContainer
+        if let modelPath {
+            let file = try ModelFile(contentsOf: modelPath)
+            container = PersistentContainer(
+                name: name, model: file.model, storeDescription: description, logger: logger)
+        } else if !FileManager.default.fileExists(atPath: storePath), let inferred {
+            container = PersistentContainer(
+                name: name, model: try inferred(), storeDescription: description, logger: logger)
+        } else {
+            container = try await PersistentContainer(name: name, storeDescription: description, logger: logger)
+        }
+        try await container.loadPersistentStores()
+        return container
+    }
+}

@@ -147,4 +147,24 @@ struct FieldConverterRecordTests {
         #expect(values.0 == .date(Date(timeIntervalSince1970: 1_767_603_600)))
         #expect(values.1 == .decimal(Decimal(string: "12.5", locale: Locale(identifier: "en_US_POSIX")) ?? 0))
     }
+
+    @Test func typeInferenceReadsTheKindsOfJSONFields() throws {
+        let ndjson = """
+            {"n":1,"x":1.5,"b":true,"d":"2026-01-05","s":["a"],"z":"007"}
+            {"n":-2,"x":2,"b":false,"d":"2026-01-06T09:00:00Z","s":"b","z":null}
+
+            """
+        let types = try TestSupport.withTemporaryFolder { folder in
+            let path = try TestSupport.write(Array(ndjson.utf8), to: "sample.ndjson", in: folder)
+            let reader = try JSONReader(path: path, layout: .ndjson)
+            var inferences = [String: TypeInference]()
+            while let record = try reader.next() {
+                for index in 0..<record.count {
+                    inferences[record[index].name ?? "", default: TypeInference()].add(record[index])
+                }
+            }
+            return inferences.mapValues { "\($0.inferredType)\($0.hasEmptyValues ? "?" : "")" }
+        }
+        #expect(types == ["n": "integer64", "x": "double", "b": "boolean", "d": "date", "s": "string", "z": "string?"])
+    }
 }

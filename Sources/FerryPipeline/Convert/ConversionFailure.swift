@@ -11,8 +11,11 @@
 public struct ConversionFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is. Extensible: compare with the static members.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, such as `invalidValue`.
         public var rawValue: String
+        /// A code named `rawValue`.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code's name.
         public var description: String { rawValue }
 
         /// The text is not a value of the attribute's type (`12x` for an integer, `maybe` for a boolean).
@@ -65,19 +68,18 @@ public struct ConversionFailure: Error, Sendable, Hashable, CustomStringConverti
         var iterator = bytes.makeIterator()
         var taken = 0
         decoding: while true {
+            let scalar: Unicode.Scalar
             switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar):
-                guard taken < excerptLimit else {
-                    scalars.append("…")
-                    break decoding
-                }
-                scalars.append(scalar)
-                taken += 1
+            case .scalarValue(let value): scalar = value
             case .emptyInput: break decoding
-            case .error:
-                scalars.append("\u{FFFD}")
-                taken += 1
+            case .error: scalar = "\u{FFFD}"
             }
+            guard taken < excerptLimit else {
+                scalars.append("…")
+                break decoding
+            }
+            scalars.append(scalar)
+            taken += 1
         }
         return String(scalars)
     }

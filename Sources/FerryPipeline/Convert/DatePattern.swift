@@ -27,6 +27,7 @@ public struct DatePattern: Sendable, Hashable, CustomStringConvertible {
         public var pattern: String
         /// What is wrong and what was expected.
         public var message: String
+        /// `date pattern 'PATTERN': MESSAGE`.
         public var description: String { "date pattern '\(pattern)': \(message)" }
     }
 
@@ -63,6 +64,7 @@ public struct DatePattern: Sendable, Hashable, CustomStringConvertible {
         steps = try Self.compile(pattern)
     }
 
+    /// The pattern as written.
     public var description: String { source }
 
     /// The date and time `bytes` hold when they match the pattern from start to end, else `nil`.

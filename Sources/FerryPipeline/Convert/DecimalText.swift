@@ -114,30 +114,40 @@ struct DecimalText {
     /// Writes the canonical text into `buffer` (room for at least ``textCount`` bytes), reading the digits from
     /// `source`, the bytes this was parsed from. Returns the number of bytes written.
     func write(from source: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard significantCount > 0 else {
+            buffer[0] = UInt8(ascii: "0")
+            return 1
+        }
         var out = 0
-        func put(_ byte: UInt8) {
-            buffer[out] = byte
+        if isNegative {
+            buffer[out] = UInt8(ascii: "-")
             out += 1
         }
-        guard significantCount > 0 else {
-            put(UInt8(ascii: "0"))
-            return out
-        }
-        if isNegative { put(UInt8(ascii: "-")) }
         // Digits before the point: all of them when the exponent is not negative.
         let integerDigits = exponent >= 0 ? significantCount : max(0, significantCount + exponent)
         if integerDigits == 0 {
-            put(UInt8(ascii: "0"))
-            put(UInt8(ascii: "."))
-            for _ in 0..<(-exponent - significantCount) { put(UInt8(ascii: "0")) }
+            buffer[out] = UInt8(ascii: "0")
+            buffer[out + 1] = UInt8(ascii: ".")
+            out += 2
+            for _ in 0..<(-exponent - significantCount) {
+                buffer[out] = UInt8(ascii: "0")
+                out += 1
+            }
         }
         var emitted = 0
         for index in digitsStart..<digitsEnd where source[index] != UInt8(ascii: ".") {
-            if emitted == integerDigits && integerDigits > 0 { put(UInt8(ascii: ".")) }
-            put(source[index])
+            if emitted == integerDigits && integerDigits > 0 {
+                buffer[out] = UInt8(ascii: ".")
+                out += 1
+            }
+            buffer[out] = source[index]
+            out += 1
             emitted += 1
         }
-        if exponent > 0 { for _ in 0..<exponent { put(UInt8(ascii: "0")) } }
+        for _ in 0..<max(0, exponent) {
+            buffer[out] = UInt8(ascii: "0")
+            out += 1
+        }
         return out
     }
 }

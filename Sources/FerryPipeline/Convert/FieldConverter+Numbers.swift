@@ -10,8 +10,8 @@ extension FieldConverter {
     static func parseInteger(_ text: UnsafeRawBufferPointer, in range: ClosedRange<Int64>) -> Result<Int64, Rejection> {
         var index = 0
         var negative = false
-        if let first = text.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
-            negative = first == UInt8(ascii: "-")
+        if !text.isEmpty, text[0] == UInt8(ascii: "-") || text[0] == UInt8(ascii: "+") {
+            negative = text[0] == UInt8(ascii: "-")
             index = 1
         }
         guard index < text.count else { return .failure(.invalid) }

@@ -109,10 +109,11 @@ public struct TypeInference: Sendable, Hashable {
 
     /// `-?(0|[1-9][0-9]*)` within Int64, not `-0`.
     static func isPlainInteger(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let negative = bytes.first == UInt8(ascii: "-")
-        let digits = UnsafeRawBufferPointer(rebasing: bytes[(negative ? 1 : 0)...])
-        guard let first = digits.first, first.isASCIIDigit, digits.allSatisfy(\.isASCIIDigit) else { return false }
-        if first == UInt8(ascii: "0") && (digits.count > 1 || negative) { return false }
+        let negative = !bytes.isEmpty && bytes[0] == UInt8(ascii: "-")
+        let start = negative ? 1 : 0
+        guard start < bytes.count else { return false }
+        for index in start..<bytes.count where !bytes[index].isASCIIDigit { return false }
+        if bytes[start] == UInt8(ascii: "0") && (bytes.count - start > 1 || negative) { return false }
         guard case .success = FieldConverter.parseInteger(bytes, in: Int64.min...Int64.max) else { return false }
         return true
     }
@@ -125,9 +126,9 @@ public struct TypeInference: Sendable, Hashable {
         let integerStart = cursor.index
         while cursor.peek?.isASCIIDigit == true { cursor.index += 1 }
         guard cursor.index > integerStart else { return false }
-        let integerDigits = UnsafeRawBufferPointer(rebasing: bytes[integerStart..<cursor.index])
-        if integerDigits.count > 1 && integerDigits.first == UInt8(ascii: "0") { return false }
-        if integerStart > 0 && integerDigits.first == UInt8(ascii: "0") && cursor.isAtEnd { return false }  // -0
+        let leadingZero = bytes[integerStart] == UInt8(ascii: "0")
+        if leadingZero && cursor.index - integerStart > 1 { return false }
+        if leadingZero && integerStart > 0 && cursor.isAtEnd { return false }  // -0
         if cursor.skip(UInt8(ascii: ".")) {
             let fractionStart = cursor.index
             while cursor.peek?.isASCIIDigit == true { cursor.index += 1 }

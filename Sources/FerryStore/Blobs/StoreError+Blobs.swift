@@ -1,5 +1,3 @@
-import Foundation
-
 extension StoreError.Code {
     /// A binary column holds TEXT that is not a well-formed blob reference (`ferry-blob:sha256:` and 64 lowercase
     /// hex digits): the store was changed by something other than Ferry. No file is opened for it.
@@ -10,20 +8,6 @@ extension StoreError.Code {
     /// A blob file or the blob folder could not be read, written, synced or removed; ``StoreError/underlying``
     /// holds the ``BlobFileError`` with the path and `errno`.
     public static let blobFileFailed = StoreError.Code(rawValue: "blobFileFailed", coreDataCode: 134030)
-}
-
-/// A failed file operation on the blob folder: what was done, to which path, and the `errno` it gave.
-public struct BlobFileError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The operation (`open`, `write`, `fsync`, `rename`, `unlink`…).
-    public var operation: String
-    /// The file or folder it was applied to.
-    public var path: String
-    /// The `errno` the system call set.
-    public var errno: Int32
-
-    public var description: String {
-        "\(operation) \(path): \(String(cString: strerror(errno))) (errno \(errno))"
-    }
 }
 
 extension StoreError {

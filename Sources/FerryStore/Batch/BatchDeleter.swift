@@ -53,8 +53,8 @@ struct BatchDeleter {
         result.changes.updatedObjectIDs = try nullify(nullified)
         try deleteJoinRows()
         try history?.recordDeletes(listedIn: Self.pending)
-        // Blobs: release the external blob files of the deleted rows here (external binary storage): read the
-        // pending rows' external references before the DELETEs below, remove the files once the transaction commits.
+        // The deleted rows' blob references are released by the `ferry_blobs` triggers as the rows go, cascaded ones
+        // included; the store removes the files once the transaction commits (see `PersistentStore+Blobs.swift`).
         for table in Set(schema.entities.values.map(\.table)).sorted() {
             try run(
                 "DELETE FROM \(SQL.identifier(table)) WHERE \"_pk\" IN (SELECT pk FROM \(Self.pending) WHERE tbl = ?)",

@@ -99,7 +99,7 @@ extension BatchInserter {
         case (.text(let start, let count), .text):
             try statement.bindText(UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]), at: index)
         case (.blob(let start, let count), .blob):
-            try statement.bindBlob(UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]), at: index)
+            try bindBlob(UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]), in: shape, at: offset)
         default:
             throw StoreError(
                 .invalidBatchRequest,

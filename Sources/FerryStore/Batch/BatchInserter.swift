@@ -23,6 +23,8 @@ struct BatchInserter {
         let names: [String]
         let types: [AttributeType]
         let optional: [Bool]
+        /// Whether each given attribute allows external storage.
+        let external: [Bool]
         /// Non-optional attributes without default that the shape leaves out: a *new* row of this shape is refused.
         let omittedMandatory: [String]
         /// The parameter of `_pk`, when the inserter chooses primary keys (see ``BatchInserter/nextPrimaryKey``).
@@ -41,6 +43,9 @@ struct BatchInserter {
     let collectsObjectIDs: Bool
     /// Records the rows inserted or updated, when the store records history.
     var history: HistoryRecorder?
+    /// Writes the files of large values of attributes that allow external storage (REFERENCE.md §3.1, "Our rule":
+    /// the same decision as a save); `nil` when no value can go to a file.
+    var blobs: BlobWriter?
     /// The first key the inserter chose, when it chooses keys: the new rows are then exactly the keys from here to
     /// ``nextPrimaryKey``, which history records in one statement.
     private let firstPrimaryKey: Int64?

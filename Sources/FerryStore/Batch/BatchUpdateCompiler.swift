@@ -59,6 +59,14 @@ struct BatchUpdateCompiler {
                 sql: "?", bindings: [StoredValueEncoder.storageValue(of: value, as: target.type)],
                 kind: .other(target.type))
         }
+        if case .keyPath(let source) = expression, target.type == .binary, !target.allowsExternalStorage,
+            try readableAttribute(named: source).allowsExternalStorage
+        {
+            // The copy would put a file reference where no trigger counts it, and the file could be removed.
+            throw invalid(
+                "'\(name)' keeps its values in its row; it cannot take '\(source)', whose values may live in files "
+                    + "(allowsExternalStorage)")
+        }
         let value = try compile(expression)
         let sql: String
         switch (target.type, value.kind) {

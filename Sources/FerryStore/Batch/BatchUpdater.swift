@@ -19,6 +19,9 @@ struct BatchUpdater {
     let storeIdentifier: String
     /// Records the updated rows, when the store records history.
     var history: HistoryRecorder? = nil
+    /// Writes the file of a large constant for an attribute that allows external storage; `nil` when no value can
+    /// go to a file.
+    var blobs: BlobWriter? = nil
 
     /// Updates the objects `request` matches and returns what its result type asks for.
     ///
@@ -39,7 +42,13 @@ struct BatchUpdater {
         // Sorted, so the same request always gives the same SQL text.
         for name in request.propertiesToUpdate.keys.sorted() {
             guard let expression = request.propertiesToUpdate[name] else { continue }
-            let compiled = try compiler.assignment(to: name, expression)
+            var compiled = try compiler.assignment(to: name, expression)
+            if let blobs, case .constant(.binary(let data)?) = expression, blobs.externalizes(data.count),
+                mapping.attributes.first(where: { $0.name == name })?.allowsExternalStorage == true
+            {
+                // The same decision as a save: the constant's file is written now, and every matching row refers to it.
+                compiled.bindings = [.text(try data.withUnsafeBytes { try blobs.store($0) }.storedText)]
+            }
             assignments.append(SQL.identifier(name) + " = " + compiled.sql)
             bindings += compiled.bindings
         }

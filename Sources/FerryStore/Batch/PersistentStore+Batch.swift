@@ -53,7 +53,7 @@ extension PersistentStore {
         return try await runBatch(
             "batch insert into \(request.entityName)", entity: request.entityName, author: request.transactionAuthor,
             resolution: resolution
-        ) { connection, recorder in
+        ) { connection, recorder, blobs in
             // Inside the transaction, so no other writer can take the keys between choosing and using them;
             // reserving no key gives the first key above the table's rows and every key a context holds.
             var inserter = try BatchInserter(
@@ -61,6 +61,7 @@ extension PersistentStore {
                 policy: mergePolicy, firstPrimaryKey: { try primaryKeys.reserve(0, in: $0, on: connection) })
             try inserter.validateNames(of: request.source)
             inserter.history = recorder
+            inserter.blobs = blobs
             if request.refusesIncompleteNewRows { inserter.refusedRows = [] }
             let result = try inserter.insert(request.source, resultType: request.resultType)
             try request.companion?(connection, result)
@@ -85,9 +86,10 @@ extension PersistentStore {
         let identifier = self.identifier
         return try await runBatch(
             "batch update of \(request.entityName)", entity: request.entityName, author: request.transactionAuthor
-        ) { connection, recorder in
-            try BatchUpdater(connection: connection, schema: schema, storeIdentifier: identifier, history: recorder)
-                .update(request)
+        ) { connection, recorder, blobs in
+            try BatchUpdater(
+                connection: connection, schema: schema, storeIdentifier: identifier, history: recorder, blobs: blobs
+            ).update(request)
         }
     }
 
@@ -108,29 +110,34 @@ extension PersistentStore {
         let schema = self.schema
         let identifier = self.identifier
         return try await runBatch("batch delete", entity: request.entityName, author: request.transactionAuthor) {
-            connection, recorder in
+            connection, recorder, _ in
             try BatchDeleter(connection: connection, schema: schema, storeIdentifier: identifier, history: recorder)
                 .delete(request)
         }
     }
 
     /// Runs one batch request: `body` in a transaction on the writer, with a history recorder when the store
-    /// records history; then the history notification and the announcement of the request's changes to live
-    /// contexts, both after the commit.
+    /// records history and a blob writer when values may go to files; after the commit, the removal of blob files
+    /// the request released, the history notification and the announcement of the request's changes to live
+    /// contexts.
     private func runBatch<Result: BatchResultWithChanges>(
         _ operation: String, entity: String, author: String?, resolution: String = "",
-        _ body: @escaping @Sendable (Connection, HistoryRecorder?) throws -> Result
+        _ body: @escaping @Sendable (Connection, HistoryRecorder?, BlobWriter?) throws -> Result
     ) async throws -> Result {
         let schema = self.schema
         let history = historyAttribution(author: author)
         let (result, token) = try await writer.run { connection in
-            try Self.mappingSQLiteErrors(
+            let blobs = self.blobWriter(on: connection)
+            defer { if blobs != nil { self.releaseBlobs(on: connection) } }
+            return try Self.mappingSQLiteErrors(
                 operation: operation, entity: entity, schema: schema, path: connection.path, resolution: resolution
             ) {
                 try connection.transaction {
-                    let recorder = try HistoryRecorder(connection, schema, history)
-                    let result = try body(connection, recorder)
-                    return (result, try recorder?.finish())
+                    try BlobWriter.discardingFilesOnFailure(blobs) {
+                        let recorder = try HistoryRecorder(connection, schema, history)
+                        let result = try body(connection, recorder, blobs)
+                        return (result, try recorder?.finish())
+                    }
                 }
             }
         }

@@ -134,45 +134,49 @@ extension ManagedObjectContext {
         let history = HistoryAttribution(author: transactionAuthor, contextName: name)
         let recordsHistory = store.description.recordsHistory
         let outcome = try storeAccess("saving") { connection in
-            try connection.transaction(.immediate) {
-                var plan = plan
-                var outcome = SaveOutcome()
-                let detector = ConflictDetector(
-                    connection: connection, schema: store.schema, layouts: store.layouts,
-                    storeIdentifier: store.identifier)
-                let resolver = ConflictResolver(policy: policy, layouts: store.layouts)
-                let writer = SaveWriter(
-                    connection: connection, schema: store.schema, layouts: store.layouts,
-                    primaryKeys: store.primaryKeys, storeIdentifier: store.identifier,
-                    history: recordsHistory ? history : nil)
-                let locking = try detector.lockingConflicts(in: plan)
-                if policy == .error, !locking.isEmpty {
-                    throw SaveConflictError(
-                        lockingConflicts: locking.map(\.conflict),
-                        constraintConflicts: try detector.constraintConflicts(in: plan).map(\.conflict))
-                }
-                try resolver.resolve(locking, in: &plan, outcome: &outcome)
-                try connection.execute("SAVEPOINT ferry_save")
-                let reservations = store.primaryKeys.reservations()
-                do {
-                    var attempt = outcome
-                    try writer.write(plan, outcome: &attempt)
-                    try connection.execute("RELEASE ferry_save")
+            let blobs = store.blobWriter(on: connection)
+            defer { if blobs != nil { store.releaseBlobs(on: connection) } }
+            return try connection.transaction(.immediate) {
+                try BlobWriter.discardingFilesOnFailure(blobs) {
+                    var plan = plan
+                    var outcome = SaveOutcome()
+                    let detector = ConflictDetector(
+                        connection: connection, schema: store.schema, layouts: store.layouts,
+                        storeIdentifier: store.identifier)
+                    let resolver = ConflictResolver(policy: policy, layouts: store.layouts)
+                    let writer = SaveWriter(
+                        connection: connection, schema: store.schema, layouts: store.layouts,
+                        primaryKeys: store.primaryKeys, storeIdentifier: store.identifier,
+                        history: recordsHistory ? history : nil, blobs: blobs)
+                    let locking = try detector.lockingConflicts(in: plan)
+                    if policy == .error, !locking.isEmpty {
+                        throw SaveConflictError(
+                            lockingConflicts: locking.map(\.conflict),
+                            constraintConflicts: try detector.constraintConflicts(in: plan).map(\.conflict))
+                    }
+                    try resolver.resolve(locking, in: &plan, outcome: &outcome)
+                    try connection.execute("SAVEPOINT ferry_save")
+                    let reservations = store.primaryKeys.reservations()
+                    do {
+                        var attempt = outcome
+                        try writer.write(plan, outcome: &attempt)
+                        try connection.execute("RELEASE ferry_save")
+                        try companion?(connection)
+                        return attempt
+                    } catch let error as SQLiteError where error.extendedCode == .uniqueConstraint {
+                        try connection.execute("ROLLBACK TO ferry_save")
+                        try connection.execute("RELEASE ferry_save")
+                        store.primaryKeys.restore(reservations)
+                    }
+                    let constraints = try detector.constraintConflicts(in: plan)
+                    if policy == .error {
+                        throw SaveConflictError(lockingConflicts: [], constraintConflicts: constraints.map(\.conflict))
+                    }
+                    try resolver.resolve(constraints, in: &plan, outcome: &outcome)
+                    try writer.write(plan, outcome: &outcome)
                     try companion?(connection)
-                    return attempt
-                } catch let error as SQLiteError where error.extendedCode == .uniqueConstraint {
-                    try connection.execute("ROLLBACK TO ferry_save")
-                    try connection.execute("RELEASE ferry_save")
-                    store.primaryKeys.restore(reservations)
+                    return outcome
                 }
-                let constraints = try detector.constraintConflicts(in: plan)
-                if policy == .error {
-                    throw SaveConflictError(lockingConflicts: [], constraintConflicts: constraints.map(\.conflict))
-                }
-                try resolver.resolve(constraints, in: &plan, outcome: &outcome)
-                try writer.write(plan, outcome: &outcome)
-                try companion?(connection)
-                return outcome
             }
         }
         store.historyNotifier.post(

@@ -113,7 +113,8 @@ package struct FetchExecutor {
         var request = request
         request.resultType = .dictionary
         let compiled = try request.compile(in: schema)
-        let decoder = FetchValueDecoder(entityName: request.entityName)
+        let decoder = FetchValueDecoder(
+            entityName: request.entityName, blobFolder: BlobFolder(databasePath: connection.path))
         return try rows(for: request, compiled: compiled).map { row in
             var dictionary: [String: AttributeValue?] = [:]
             for (index, column) in compiled.columns.enumerated() {
@@ -139,12 +140,21 @@ package struct FetchExecutor {
 
 /// Turns stored values back into attribute values, by the attribute's type and the storage encodings of
 /// ``StoreSchema``: integers and booleans INTEGER, doubles REAL, dates REAL seconds since 1970, decimals exact
-/// TEXT, UUIDs and URIs TEXT, binary and transformable values BLOB.
+/// TEXT, UUIDs and URIs TEXT, binary and transformable values BLOB — or, for a binary value stored in a file, the
+/// TEXT of its ``BlobReference``, read from `blobFolder`.
 struct FetchValueDecoder {
     let entityName: String
+    /// The store's blob folder (`nil` in memory), where externally stored binary values are read.
+    let blobFolder: BlobFolder?
 
+    /// - Throws: ``FetchRequestError`` `.undecodableValue` for a value that does not fit; ``StoreError``
+    ///   `.invalidBlobReference` for a binary column holding TEXT that is not a blob reference, `.blobFileMissing` or
+    ///   `.blobFileFailed` when the file cannot be read.
     func decode(_ value: SQLiteValue, _ decoding: FetchQuery.Decoding, key: String) throws -> AttributeValue? {
         if case .null = value { return nil }
+        if case .attribute(.binary) = decoding, case .text(let text) = value {
+            return .binary(try readBlob(text, key: key))
+        }
         let decoded: AttributeValue?
         switch decoding {
         case .attribute(let type): decoded = Self.decode(value, as: type)
@@ -225,6 +235,22 @@ struct FetchValueDecoder {
         case .min: return values.min().map(AttributeValue.decimal)
         case .max: return values.max().map(AttributeValue.decimal)
         }
+    }
+
+    /// The bytes of the blob `text` refers to. Only a text of exactly the reference's shape becomes a path.
+    private func readBlob(_ text: String, key: String) throws -> Data {
+        guard let reference = BlobReference(storedText: text) else {
+            throw StoreError(
+                .invalidBlobReference,
+                "'\(key)' of \(entityName) holds TEXT that is not a blob reference (expected '\(BlobReference.prefix)' "
+                    + "and 64 lowercase hex digits); the store was changed outside Ferry, and the value is not read")
+        }
+        guard let blobFolder else {
+            throw StoreError(
+                .blobFileMissing,
+                "'\(key)' of \(entityName) refers to a blob file, but an in-memory store has no blob folder")
+        }
+        return try blobFolder.read(reference)
     }
 
     private func undecodable(_ key: String, _ value: SQLiteValue, _ expected: String) -> FetchRequestError {

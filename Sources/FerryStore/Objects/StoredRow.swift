@@ -26,13 +26,15 @@ extension EntityLayout {
     ) throws -> [StoredRow] {
         var rows: [StoredRow] = []
         rows.reserveCapacity(keys.count)
+        let blobFolder = BlobFolder(databasePath: connection.path)
         for start in stride(from: 0, to: keys.count, by: Self.keysPerQuery) {
             let batch = keys[start..<min(start + Self.keysPerQuery, keys.count)]
             let statement = try connection.cachedStatement(selectSQL(keys: batch.count))
             defer { statement.reset() }
             for (offset, key) in batch.enumerated() { try statement.bind(key, at: offset + 1) }
             while try statement.step() {
-                rows.append(try decodeRow(statement, schema: schema, storeIdentifier: storeIdentifier))
+                rows.append(
+                    try decodeRow(statement, schema: schema, storeIdentifier: storeIdentifier, blobFolder: blobFolder))
             }
         }
         return rows
@@ -41,11 +43,15 @@ extension EntityLayout {
     /// The most keys one `IN (…)` list binds.
     static let keysPerQuery = 500
 
-    /// Decodes the current row of `statement`, which selected ``selectColumns``.
+    /// Decodes the current row of `statement`, which selected ``selectColumns``, reading externally stored values
+    /// from `blobFolder`.
     ///
-    /// - Throws: ``FetchRequestError`` `.undecodableValue` when a stored value does not fit its attribute.
-    func decodeRow(_ statement: Statement, schema: StoreSchema, storeIdentifier: String) throws -> StoredRow {
-        let decoder = FetchValueDecoder(entityName: name)
+    /// - Throws: ``FetchRequestError`` `.undecodableValue` when a stored value does not fit its attribute;
+    ///   ``StoreError`` when a blob reference is malformed or its file cannot be read.
+    func decodeRow(
+        _ statement: Statement, schema: StoreSchema, storeIdentifier: String, blobFolder: BlobFolder?
+    ) throws -> StoredRow {
+        let decoder = FetchValueDecoder(entityName: name, blobFolder: blobFolder)
         var attributes: [AttributeValue?] = Array(repeating: nil, count: self.attributes.count)
         var column = 3
         for slot in storedAttributeSlots {

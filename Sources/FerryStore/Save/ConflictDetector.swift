@@ -116,7 +116,8 @@ struct ConflictDetector {
             "SELECT _pk, _ent, \(columns.joined(separator: ", ")) FROM \(SQL.identifier(declaring.table)) WHERE "
             + "_ent IN (\(constraint.entityIDs.map(String.init).joined(separator: ", "))) AND "
         let perQuery = columns.count == 1 ? EntityLayout.keysPerQuery : 1
-        let decoder = FetchValueDecoder(entityName: declaring.name)
+        let decoder = FetchValueDecoder(
+            entityName: declaring.name, blobFolder: BlobFolder(databasePath: connection.path))
         for start in stride(from: 0, to: keys.count, by: perQuery) {
             let batch = keys[start..<min(start + perQuery, keys.count)]
             let condition =

@@ -10,6 +10,8 @@ struct SaveWriter {
     let storeIdentifier: String
     /// Who the save's persistent-history transaction is attributed to; `nil` when the store records no history.
     var history: HistoryAttribution? = nil
+    /// Writes the files of large values of attributes that allow external storage; `nil` when none can go to a file.
+    var blobs: BlobWriter? = nil
 
     func write(_ plan: SavePlan, outcome: inout SaveOutcome) throws {
         try assignPrimaryKeys(plan.inserts, outcome: &outcome)
@@ -119,7 +121,7 @@ struct SaveWriter {
         defer { statement.reset() }
         var index = 1
         for slot in row.changedAttributes {
-            try statement.bind(row.attributes[slot], as: layout.attributes[slot].type, at: index)
+            try bindAttribute(row.attributes[slot], layout, slot, statement, index)
             index += 1
         }
         for slot in row.changedToOne {
@@ -150,7 +152,7 @@ struct SaveWriter {
         try statement.bind(layout.mapping.entityID, at: 2)
         var index = 3
         for slot in layout.writableAttributeSlots {
-            try statement.bind(row.attributes[slot], as: layout.attributes[slot].type, at: index)
+            try bindAttribute(row.attributes[slot], layout, slot, statement, index)
             index += 1
         }
         for slot in layout.toOne.indices {
@@ -159,6 +161,18 @@ struct SaveWriter {
         _ = try statement.step()
         outcome.versions[id] = 1
         outcome.inserted.append(id)
+    }
+
+    /// Binds the value of attribute `slot`: a large value of an attribute that allows external storage as the
+    /// reference to its file (written now, inside the transaction), anything else as stored inline.
+    private func bindAttribute(
+        _ value: AttributeValue?, _ layout: EntityLayout, _ slot: Int, _ statement: Statement, _ index: Int
+    ) throws {
+        if let blobs, layout.attributes[slot].allowsExternalStorage {
+            try blobs.bind(value, as: layout.attributes[slot], to: statement, at: index)
+        } else {
+            try statement.bind(value, as: layout.attributes[slot].type, at: index)
+        }
     }
 
     /// Binds a to-one reference (its key, and its entity when the column pair needs it).

@@ -26,13 +26,20 @@ public final class PersistentStore: Sendable {
     let historyNotifier = HistoryNotifier()
     /// Announces each batch request's changes (see ``batchChanges``).
     let batchChangeNotifier = BatchChangeNotifier()
+    /// Where values of attributes that allow external storage go; `nil` for an in-memory store or a model without
+    /// such attributes (see `PersistentStore+Blobs.swift`).
+    let blobFolder: BlobFolder?
+    /// Lets tests simulate a crash between a blob file's write and the commit.
+    package let blobFaults = BlobFaultInjection()
+    /// Where the store reports what it does not throw (such as a failed removal of released blob files).
+    let logger: Logger
 
     /// The store's identifier, part of every ``ObjectID`` it hands out.
     public var identifier: String { metadata.storeIdentifier }
 
     private init(
         description: PersistentStoreDescription, schema: StoreSchema, metadata: StoreMetadata,
-        modelWarnings: [ModelWarning], writer: SerializedConnection
+        modelWarnings: [ModelWarning], writer: SerializedConnection, logger: Logger
     ) {
         self.description = description
         self.schema = schema
@@ -40,6 +47,8 @@ public final class PersistentStore: Sendable {
         self.modelWarnings = modelWarnings
         self.writer = writer
         self.layouts = ObjectLayouts(schema: schema)
+        self.blobFolder = schema.usesExternalStorage ? BlobFolder(databasePath: description.sqlitePath) : nil
+        self.logger = logger
     }
 
     /// Opens (creating if needed) the store that `description` names, for `model`.
@@ -68,11 +77,13 @@ public final class PersistentStore: Sendable {
             try PersistentStore.registerSQLFunctions(on: connection)
             let metadata = try StoreMetadata.prepare(connection, schema: schema)
             if description.recordsHistory { try HistoryTables.create(on: connection, path: description.sqlitePath) }
+            try PersistentStore.prepareBlobs(on: connection, schema: schema, logger: logger)
             return metadata
         }
         for warning in warnings { logger.warning("\(warning)") }
         return PersistentStore(
-            description: description, schema: schema, metadata: metadata, modelWarnings: warnings, writer: writer)
+            description: description, schema: schema, metadata: metadata, modelWarnings: warnings, writer: writer,
+            logger: logger)
     }
 
     /// Runs a fetch request for object IDs, a count or dictionaries (a request for managed objects gives their

@@ -32,6 +32,16 @@ public struct PersistentStoreDescription: Sendable, Hashable {
     /// description.recordsHistory = true
     /// ```
     public var recordsHistory: Bool = false
+    /// The size, in bytes, above which a value of a binary attribute that allows external storage goes to a file
+    /// in the folder `<path>-blobs/` beside the store instead of its row (REFERENCE.md §6, "Our rule": 128 KiB by
+    /// default; a value of exactly this size stays inline). Changing it affects values written from then on;
+    /// values already stored read back the same wherever they live. An in-memory store keeps every value inline.
+    ///
+    /// ```swift
+    /// var description = PersistentStoreDescription(path: path)
+    /// description.externalStorageThreshold = 1 << 20  // files for values above 1 MiB
+    /// ```
+    public var externalStorageThreshold: Int = 128 * 1024
 
     /// SQLite's `synchronous` levels.
     public enum Synchronous: String, Sendable, Hashable {

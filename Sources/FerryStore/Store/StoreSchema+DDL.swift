@@ -14,7 +14,8 @@ extension StoreSchema {
     ]
 
     /// The SQL that creates every table and index of the store, in order: Ferry's own tables, one table per
-    /// hierarchy, join tables, indexes, then the triggers that maintain derived attributes.
+    /// hierarchy, join tables, indexes, the triggers that maintain derived attributes, then the table and triggers
+    /// that count references to externally stored blobs (see ``blobStatements``).
     public var createStatements: [String] {
         var statements = Self.internalTableStatements
         var indexes: [String] = []
@@ -65,7 +66,7 @@ extension StoreSchema {
             )
             indexes.append(index(on: join.name, ["destination"], unique: false))
         }
-        return statements + Self.uniquelyNamed(indexes) + derivationTriggerStatements
+        return statements + Self.uniquelyNamed(indexes) + derivationTriggerStatements + blobStatements
     }
 
     /// Index statements whose names are made unique: an index on `[a_b]` and one on `[a, b]` would both be called

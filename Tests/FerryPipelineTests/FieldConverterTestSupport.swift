@@ -82,6 +82,7 @@ extension Converted {
     /// A packed cell, its bytes copied out.
     init(cell: PackedRows.Cell, in rows: PackedRows) {
         switch cell {
+        case .absent: preconditionFailure("converters never append an absent cell")
         case .null: self = .null
         case .integer(let value): self = .integer(value)
         case .real(let value): self = .real(value)

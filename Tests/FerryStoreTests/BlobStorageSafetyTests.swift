@@ -78,7 +78,7 @@ struct BlobStorageSafetyTests {
         #expect(try fixture.referenceCounts() == [BlobStorageFixture.hash(of: bytes): 0])
 
         let reader = fixture.context()
-        reader.performAndWait {
+        _ = reader.performAndWait {
             #expect {
                 _ = try reader.photo(titled: "p")
             } throws: { error in
@@ -105,7 +105,7 @@ struct BlobStorageSafetyTests {
         }
         try fixture.execute("UPDATE Photo SET image = upper(image)")
         let reader = fixture.context()
-        reader.performAndWait {
+        _ = reader.performAndWait {
             #expect { _ = try reader.photo(titled: "p") } throws: {
                 ($0 as? StoreError)?.code == .invalidBlobReference
             }
@@ -123,7 +123,7 @@ struct BlobStorageSafetyTests {
         let path = BlobStorageFixture.relativePath(of: bytes)
         try FileManager.default.removeItem(atPath: fixture.blobFolder + "/" + path)
         let reader = fixture.context()
-        reader.performAndWait {
+        _ = reader.performAndWait {
             #expect { _ = try reader.photo(titled: "p") } throws: { ($0 as? StoreError)?.code == .blobFileMissing }
         }
         let report = try await fixture.store.sweepBlobs()

@@ -3,9 +3,9 @@
 ///
 /// Ferry's own rather than a dependency: Foundation on Linux has no CryptoKit, and swift-crypto would add
 /// BoringSSL to every build. Tested against the FIPS 180-2 vectors.
-enum SHA256 {
+package enum SHA256 {
     /// The 32-byte digest of `bytes`.
-    static func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var hasher = Hasher()
         let done: Void? = bytes.withContiguousStorageIfAvailable { hasher.update(UnsafeRawBufferPointer($0)) }
         if done == nil { Array(bytes).withUnsafeBytes { hasher.update($0) } }
@@ -19,7 +19,7 @@ enum SHA256 {
     /// data.withUnsafeBytes { hasher.update($0) }
     /// let digest = hasher.finalize()  // 32 bytes
     /// ```
-    struct Hasher {
+    package struct Hasher {
         private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
             0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
         )
@@ -27,12 +27,12 @@ enum SHA256 {
         private var pending: [UInt8] = []
         private var byteCount: UInt64 = 0
 
-        init() {
+        package init() {
             pending.reserveCapacity(128)
         }
 
         /// Adds `bytes` to the message.
-        mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        package mutating func update(_ bytes: UnsafeRawBufferPointer) {
             byteCount &+= UInt64(bytes.count)
             var offset = 0
             if !pending.isEmpty {
@@ -52,7 +52,7 @@ enum SHA256 {
         }
 
         /// The 32-byte digest of everything added.
-        mutating func finalize() -> [UInt8] {
+        package mutating func finalize() -> [UInt8] {
             // Padding: a 1 bit, zeros up to 56 mod 64 bytes, then the length in bits, big-endian.
             var tail = pending
             tail.append(0x80)
@@ -112,7 +112,7 @@ enum SHA256 {
     }
 
     /// The digest of `text`'s UTF-8 bytes, as 64 lowercase hex digits.
-    static func hex(of text: String) -> String {
+    package static func hex(of text: String) -> String {
         let digits = Array("0123456789abcdef")
         return String(digest(Array(text.utf8)).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] })
     }

@@ -68,8 +68,8 @@ public struct PersistentStoreDescription: Sendable, Hashable {
     /// A private in-memory store.
     public static var inMemory: PersistentStoreDescription { PersistentStoreDescription(location: .inMemory) }
 
-    /// The path SQLite opens.
-    var sqlitePath: String {
+    /// The path SQLite opens (`:memory:` for an in-memory store).
+    public var sqlitePath: String {
         switch location {
         case .file(let path): path
         case .inMemory: ":memory:"

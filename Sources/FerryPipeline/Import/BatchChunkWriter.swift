@@ -1,0 +1,101 @@
+import FerryIO
+import FerryStore
+
+/// Commits each chunk as one direct-to-store batch insert (an upsert under object-trump), with its checkpoint in
+/// the same transaction. Natural keys of relationships are resolved first; destinations the mapping creates are
+/// inserted just before (harmless if the chunk then fails: a re-run finds them).
+struct BatchChunkWriter: ChunkWriter {
+    let store: PersistentStore
+    let plan: ImportPlan
+    let author: String
+
+    func commit(_ chunk: Chunk, companion: @escaping @Sendable (_ rejects: [RejectedRecord]) -> TransactionCompanion)
+        async throws -> ChunkOutcome
+    {
+        var chunk = chunk
+        let lateRejects = try await resolveRelationships(&chunk)
+        let allRejects = chunk.rejects + lateRejects
+        var outcome = ChunkOutcome(rejects: allRejects)
+        outcome.counts.read = chunk.read
+        outcome.counts.rejected = allRejects.count
+        guard !chunk.rows.isEmpty else {
+            try await ChunkWriters.commitAlone(companion(allRejects), in: store)
+            return outcome
+        }
+        var request = BatchInsertRequest(entityName: plan.entity.name, packedRows: chunk.rows, resultType: .count)
+        request.transactionAuthor = author
+        request.refusesIncompleteNewRows = true
+        // The rows the insert refuses are known only inside its transaction; the companion records them there.
+        let positions = chunk.positions
+        let rows = chunk.rows
+        let plan = self.plan
+        let path = chunk.inputPath
+        request.companion = { connection, result in
+            let late = Self.rejects(result.refusedRows, rows: rows, positions: positions, path: path, plan: plan)
+            try companion(allRejects + late)(connection)
+        }
+        let result: BatchInsertResult
+        do {
+            result = try await store.execute(request, mergePolicy: plan.spec.mergePolicy)
+        } catch let error as StoreError where error.code == .constraintConflict {
+            throw PipelineError(
+                .conflict,
+                "\(chunk.inputPath), records \(chunk.checkpoint.records - chunk.read + 1)–\(chunk.checkpoint.records): "
+                    + error.message)
+        }
+        outcome.counts.inserted = result.insertedCount
+        outcome.counts.updated = result.updatedCount
+        outcome.counts.rejected += result.refusedRows.count
+        outcome.counts.unchanged =
+            chunk.rows.count - result.insertedCount - result.updatedCount - result.refusedRows.count
+        outcome.rejects += Self.rejects(result.refusedRows, rows: rows, positions: positions, path: path, plan: plan)
+        return outcome
+    }
+
+    private static func rejects(
+        _ refused: [RefusedRow], rows: PackedRows, positions: [RecordPosition], path: String, plan: ImportPlan
+    ) -> [RejectedRecord] {
+        refused.map { refusal in
+            RejectedRecord(
+                file: path,
+                position: refusal.row < positions.count
+                    ? positions[refusal.row] : RecordPosition(record: 0, line: 0, byteOffset: 0),
+                reason: refusal.reason, fieldsJSON: ChunkWriters.fieldsJSON(of: rows, row: refusal.row, plan: plan))
+        }
+    }
+
+    /// Fills the relationship columns with primary keys; rows whose key has no destination (and may not create
+    /// one) are taken out of the chunk and returned as rejects.
+    private func resolveRelationships(_ chunk: inout Chunk) async throws -> [RejectedRecord] {
+        let resolver = RelationshipResolver(store: store)
+        var refused: [Int: String] = [:]
+        for (index, column) in plan.columns.enumerated() {
+            guard case .relationshipKey(let source, let relationship) = column.source else { continue }
+            let keys = RelationshipResolver.keys(in: chunk.rows, column: index)
+            var found = try await resolver.primaryKeys(for: keys, of: relationship)
+            let missing = keys.subtracting(found.keys)
+            if !missing.isEmpty && relationship.createsMissing {
+                var create = BatchInsertRequest(
+                    entityName: relationship.destinationEntity,
+                    objects: missing.sorted().map { [relationship.keyAttribute: .string($0)] })
+                create.transactionAuthor = author
+                _ = try await store.execute(create, mergePolicy: .mergeByPropertyStoreTrump)
+                found.merge(try await resolver.primaryKeys(for: missing, of: relationship)) { $1 }
+            }
+            for row in 0..<chunk.rows.count {
+                let cell = chunk.rows.cell(row: row, column: index)
+                guard case .text = cell else { continue }
+                let key = chunk.rows.withBytes(of: cell) { String(decoding: $0, as: UTF8.self) }
+                if let primaryKey = found[key] {
+                    chunk.rows.replaceCell(row: row, column: index, with: .integer(primaryKey))
+                } else if refused[row] == nil {
+                    refused[row] =
+                        "column '\(source)': no \(relationship.destinationEntity) has \(relationship.keyAttribute) "
+                        + "'\(key)' (create missing ones with createMissing: true)"
+                }
+            }
+        }
+        guard !refused.isEmpty else { return [] }
+        return ChunkWriters.remove(refused, from: &chunk, plan: plan)
+    }
+}

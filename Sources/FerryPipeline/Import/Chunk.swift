@@ -1,0 +1,89 @@
+import Foundation
+import FerryIO
+import FerryStore
+
+/// Records of one input packed for one transaction, with what the producer learned reading them.
+struct Chunk: Sendable {
+    /// The rows of the records that converted.
+    var rows: PackedRows
+    /// Where each row's record starts (context mode, to name a record its save refuses).
+    var positions: [RecordPosition]
+    /// Records refused while packing.
+    var rejects: [RejectedRecord]
+    /// Records read, rows and rejects together.
+    var read: Int
+    /// The input read and how far, once this chunk commits.
+    var checkpoint: Checkpoint
+    /// The input's path.
+    var inputPath: String
+    /// Bytes of the input consumed, for progress.
+    var bytesRead: Int
+}
+
+/// A hand-over of chunks from the producer thread to the committing task, holding at most `capacity` chunks so
+/// the producer parses the next chunk while the current one commits, and no further ahead.
+final class ChunkChannel: @unchecked Sendable {
+    // @unchecked: every stored property is read and written only while `condition` is locked.
+    private let condition = NSCondition()
+    private var buffer: [Chunk] = []
+    private var waiting: CheckedContinuation<Chunk?, any Error>?
+    private var finished = false
+    private var failure: (any Error)?
+    private var cancelled = false
+    private let capacity: Int
+
+    init(capacity: Int = 1) {
+        self.capacity = capacity
+    }
+
+    /// Hands over `chunk`, blocking the producer while the buffer is full. Returns `false` once cancelled.
+    func put(_ chunk: Chunk) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if cancelled { return false }
+        if let waiting {
+            self.waiting = nil
+            waiting.resume(returning: chunk)
+            return true
+        }
+        buffer.append(chunk)
+        while buffer.count > capacity && !cancelled { condition.wait() }
+        return !cancelled
+    }
+
+    /// Ends the stream, with `error` when the producer failed.
+    func finish(throwing error: (any Error)? = nil) {
+        condition.lock()
+        defer { condition.unlock() }
+        finished = true
+        failure = error
+        if let waiting {
+            self.waiting = nil
+            if let error { waiting.resume(throwing: error) } else { waiting.resume(returning: nil) }
+        }
+    }
+
+    /// Stops the producer at its next hand-over.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next chunk, or `nil` after the last; throws the producer's failure after the chunks before it.
+    func next() async throws -> Chunk? {
+        try await withCheckedThrowingContinuation { continuation in
+            condition.lock()
+            defer { condition.unlock() }
+            if !buffer.isEmpty {
+                continuation.resume(returning: buffer.removeFirst())
+                condition.broadcast()
+            } else if finished {
+                if let failure { continuation.resume(throwing: failure) } else { continuation.resume(returning: nil) }
+            } else {
+                waiting = continuation
+            }
+        }
+    }
+}

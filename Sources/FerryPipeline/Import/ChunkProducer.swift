@@ -1,0 +1,122 @@
+import FerryIO
+import FerryStore
+import Foundation
+
+/// Reads a step's inputs on a thread of its own and packs their records into chunks, so parsing the next chunk
+/// overlaps with committing the current one. A chunk never spans two inputs, so a checkpoint names one input.
+final class ChunkProducer: @unchecked Sendable {
+    // @unchecked: the producer's state is used by its own thread only, after `start()`; the plan and channel are
+    // Sendable.
+    private let plan: ImportPlan
+    private let channel: ChunkChannel
+    private let resumeAt: Checkpoint?
+    private let keepsPositions: Bool
+    /// The header of the first CSV input, for the rejects file.
+    private(set) var firstColumnNames: [String]?
+
+    /// A producer of `plan`'s inputs, from `resumeAt` (records of that input already committed are skipped).
+    init(plan: ImportPlan, channel: ChunkChannel, resumeAt: Checkpoint?, keepsPositions: Bool) {
+        self.plan = plan
+        self.channel = channel
+        self.resumeAt = resumeAt
+        self.keepsPositions = keepsPositions
+    }
+
+    /// Starts reading on a new thread.
+    func start() {
+        let thread = Thread { [self] in
+            do {
+                try run()
+                channel.finish()
+            } catch {
+                channel.finish(throwing: error)
+            }
+        }
+        thread.name = "ferry.import.reader"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    private func run() throws {
+        let spec = plan.spec
+        let first = resumeAt?.input ?? 0
+        for (index, path) in spec.sources.enumerated() where index >= first {
+            let skip = index == first ? resumeAt?.records ?? 0 : 0
+            guard try produce(input: index, path: path, skipping: skip) else { return }
+        }
+    }
+
+    /// Reads one input to its end; `false` when the run was cancelled.
+    private func produce(input: Int, path: String, skipping skip: Int) throws -> Bool {
+        let spec = plan.spec
+        guard let format = spec.format ?? RecordFormat(inferringFrom: path) else {
+            throw PipelineError(
+                .invalidSpec,
+                "cannot infer the format of '\(path)' from its extension; give format: csv|tsv|ndjson|json")
+        }
+        let reader = try format.openReader(path: path, dialect: spec.dialect, jsonOptions: spec.jsonOptions)
+        let columnNames = reader.columnNames
+        if firstColumnNames == nil { firstColumnNames = columnNames }
+        let packer = try RecordPacker(plan: plan, inputPath: path, columnNames: columnNames)
+        var consumed = 0
+        while consumed < skip {
+            do {
+                guard try reader.next() != nil else { break }
+            } catch let error as FerryIOError where error.code == .fieldCount {}
+            consumed += 1
+        }
+        var chunk = emptyChunk(input: input, path: path, consumed: consumed)
+        while true {
+            let record: Record?
+            do {
+                record = try reader.next()
+            } catch let error as FerryIOError where error.code == .fieldCount {
+                // The reader goes on after a record with the wrong number of fields: reject it alone.
+                chunk.rejects.append(
+                    RejectedRecord(
+                        file: path,
+                        position: RecordPosition(
+                            record: error.record ?? consumed + 1, line: error.line ?? 0,
+                            byteOffset: error.byteOffset ?? 0),
+                        reason: error.message, fieldsJSON: "[]"))
+                chunk.read += 1
+                consumed += 1
+                if chunk.read >= spec.chunkSize {
+                    guard hand(&chunk, reader: reader, consumed: consumed) else { return false }
+                }
+                continue
+            }
+            guard let record else { break }
+            consumed += 1
+            chunk.read += 1
+            if let reason = packer.pack(record, into: &chunk.rows) {
+                chunk.rejects.append(
+                    RejectedRecord(record: record, file: path, reason: reason, columnNames: columnNames))
+            } else if keepsPositions {
+                chunk.positions.append(record.position)
+            }
+            if chunk.read >= spec.chunkSize {
+                guard hand(&chunk, reader: reader, consumed: consumed) else { return false }
+            }
+        }
+        if chunk.read > 0 || consumed == skip {
+            // The last (possibly empty) chunk moves the checkpoint to the input's end.
+            guard hand(&chunk, reader: reader, consumed: consumed) else { return false }
+        }
+        return true
+    }
+
+    private func emptyChunk(input: Int, path: String, consumed: Int) -> Chunk {
+        Chunk(
+            rows: PackedRows(columns: plan.columns.map(\.name)), positions: [], rejects: [], read: 0,
+            checkpoint: Checkpoint(input: input, records: consumed), inputPath: path, bytesRead: 0)
+    }
+
+    private func hand(_ chunk: inout Chunk, reader: any RecordReader, consumed: Int) -> Bool {
+        chunk.checkpoint.records = consumed
+        chunk.bytesRead = reader.bytesRead
+        let full = chunk
+        chunk = emptyChunk(input: chunk.checkpoint.input, path: chunk.inputPath, consumed: consumed)
+        return channel.put(full)
+    }
+}

@@ -1,0 +1,274 @@
+import FerryIO
+import FerryStore
+import Foundation
+
+/// Commits each chunk on a background context, as Core Data importers do: one fetch of the chunk's stored
+/// objects by key (with `fetchBatchSize`), insert or update, validation and lifecycle callbacks, a save under the
+/// step's merge policy with the checkpoint in its transaction, then `reset()` so memory stays flat.
+///
+/// Our rule, shared with batch mode so both modes agree: a record whose key is stored changes the stored object
+/// only under object-trump (or overwrite); under store-trump (or rollback) the stored object is kept and the
+/// record counts as unchanged; under error the step fails with the conflict. An update that sets every value to
+/// what is stored counts as unchanged.
+struct ContextChunkWriter: ChunkWriter {
+    let container: PersistentContainer
+    let plan: ImportPlan
+    let author: String
+
+    func commit(_ chunk: Chunk, companion: @escaping @Sendable (_ rejects: [RejectedRecord]) -> TransactionCompanion)
+        async throws -> ChunkOutcome
+    {
+        let store = container.persistentStore
+        let destinations = try await resolveRelationships(chunk)
+        let context = container.newBackgroundContext()
+        context.mergePolicy = plan.spec.mergePolicy
+        context.transactionAuthor = author
+        context.name = "ferry import"
+        let plan = self.plan
+        return try await context.perform {
+            defer { context.reset() }
+            var apply = ChunkApplication(
+                plan: plan, chunk: chunk, context: context, store: store, destinations: destinations)
+            try apply.run()
+            return try apply.save(companion: companion)
+        }
+    }
+
+    /// Primary keys of every relationship key in the chunk (destinations to create are made in the context).
+    private func resolveRelationships(_ chunk: Chunk) async throws -> [Int: [String: Int64]] {
+        let resolver = RelationshipResolver(store: container.persistentStore)
+        var resolved: [Int: [String: Int64]] = [:]
+        for (index, column) in plan.columns.enumerated() {
+            guard case .relationshipKey(_, let relationship) = column.source else { continue }
+            resolved[index] = try await resolver.primaryKeys(
+                for: RelationshipResolver.keys(in: chunk.rows, column: index), of: relationship)
+        }
+        return resolved
+    }
+}
+
+/// One chunk applied to one context: the objects it inserted or changed, and the records refused.
+private struct ChunkApplication {
+    let plan: ImportPlan
+    let chunk: Chunk
+    let context: ManagedObjectContext
+    let store: PersistentStore
+    let destinations: [Int: [String: Int64]]
+    var counts = StepCounts()
+    var rejects: [RejectedRecord] = []
+    /// The row each inserted or changed object came from.
+    var rowOfObject: [ObjectIdentifier: Int] = [:]
+    var objects: [ManagedObject] = []
+    /// Destinations created in this context, by relationship column and key.
+    var created: [Int: [String: ManagedObject]] = [:]
+
+    init(
+        plan: ImportPlan, chunk: Chunk, context: ManagedObjectContext, store: PersistentStore,
+        destinations: [Int: [String: Int64]]
+    ) {
+        self.plan = plan
+        self.chunk = chunk
+        self.context = context
+        self.store = store
+        self.destinations = destinations
+        counts.read = chunk.read
+        rejects = chunk.rejects
+    }
+
+    mutating func run() throws {
+        let rows = chunk.rows
+        let keyColumns = plan.keyColumnIndexes
+        var byKey = try existingObjects(keyColumns: keyColumns)
+        let policy = plan.spec.mergePolicy
+        for row in 0..<rows.count {
+            let key = keyText(row: row, keyColumns: keyColumns)
+            let object: ManagedObject
+            var isNew = false
+            if let existing = byKey[key] {
+                if existing.isInserted && rowOfObject[ObjectIdentifier(existing)] != nil {
+                    // A key twice in one chunk: the later record updates the object the earlier one made.
+                } else {
+                    switch policy {
+                    case .mergeByPropertyStoreTrump, .rollback:
+                        counts.unchanged += 1
+                        continue
+                    case .error:
+                        throw PipelineError(
+                            .conflict,
+                            "\(chunk.inputPath), record \(position(row).record): an object with key \(key) is already "
+                                + "stored (merge policy: error; store-trump keeps it, object-trump updates it)")
+                    default: break
+                    }
+                }
+                object = existing
+            } else {
+                object = context.insertObject(entityName: plan.entity.name)
+                byKey[key] = object
+                isNew = true
+            }
+            guard let reason = set(row, on: object, isNew: isNew) else { continue }
+            if isNew {
+                context.delete(object)
+                byKey[key] = nil
+            } else {
+                context.refresh(object, mergeChanges: false)
+            }
+            rejects.append(reject(row, reason: reason))
+        }
+    }
+
+    /// Saves with the checkpoint; records whose objects fail validation are refused and the rest saved again.
+    mutating func save(companion: (_ rejects: [RejectedRecord]) -> TransactionCompanion) throws -> ChunkOutcome {
+        while true {
+            do {
+                try context.save(committingWith: companion(rejects))
+                counts.rejected = rejects.count
+                return ChunkOutcome(counts: counts, rejects: rejects)
+            } catch let error as ValidationError {
+                try refuse(error)
+            }
+        }
+    }
+
+    /// Refuses the records whose objects `error` names, undoing their changes.
+    private mutating func refuse(_ error: ValidationError) throws {
+        var reasons: [String: [String]] = [:]
+        for failure in error.allErrors {
+            reasons[failure.objectDescription ?? "", default: []].append(failure.message)
+        }
+        var refused = 0
+        for object in objects {
+            guard let row = rowOfObject[ObjectIdentifier(object)], let messages = reasons[object.objectID.uriString]
+            else {
+                continue
+            }
+            if object.isInserted {
+                counts.inserted -= 1
+                context.delete(object)
+            } else {
+                counts.updated -= 1
+                context.refresh(object, mergeChanges: false)
+            }
+            rowOfObject[ObjectIdentifier(object)] = nil
+            rejects.append(reject(row, reason: "validation: " + messages.joined(separator: "; ")))
+            refused += 1
+        }
+        // A failure naming no object of the chunk (a custom validator on another object) cannot be pinned down.
+        guard refused > 0 else { throw error }
+        rejects.sort { $0.position.record < $1.position.record }
+    }
+
+    /// Sets the row's values on `object`; returns why the record is refused, if it is.
+    private mutating func set(_ row: Int, on object: ManagedObject, isNew: Bool) -> String? {
+        var changed = false
+        for (index, column) in plan.columns.enumerated() {
+            // A key missing from a JSON record: a new object keeps its default, a stored one its value.
+            if case .absent = chunk.rows.cell(row: row, column: index) { continue }
+            if case .relationshipKey(let source, let relationship) = column.source {
+                let cell = chunk.rows.cell(row: row, column: index)
+                guard case .text = cell else {
+                    if object.object(forKey: column.name) != nil {
+                        object.setObject(nil, forKey: column.name)
+                        changed = true
+                    }
+                    continue
+                }
+                let key = chunk.rows.withBytes(of: cell) { String(decoding: $0, as: UTF8.self) }
+                guard let destination = destination(index, key: key, relationship: relationship) else {
+                    return "column '\(source)': no \(relationship.destinationEntity) has \(relationship.keyAttribute) "
+                        + "'\(key)' (create missing ones with createMissing: true)"
+                }
+                if object.object(forKey: column.name) !== destination {
+                    object.setObject(destination, forKey: column.name)
+                    changed = true
+                }
+                continue
+            }
+            let value = chunk.rows.value(row: row, column: index, as: column.type)
+            if isNew || object.value(forKey: column.name) != value {
+                object.setValue(value, forKey: column.name)
+                changed = true
+            }
+        }
+        if isNew {
+            counts.inserted += 1
+        } else if changed {
+            counts.updated += 1
+        } else {
+            counts.unchanged += 1
+            return nil
+        }
+        if rowOfObject.updateValue(row, forKey: ObjectIdentifier(object)) == nil { objects.append(object) }
+        return nil
+    }
+
+    private mutating func destination(_ column: Int, key: String, relationship: ImportPlan.ResolvedRelationship)
+        -> ManagedObject?
+    {
+        if let primaryKey = destinations[column]?[key] {
+            return context.object(
+                with: ObjectID(
+                    entityName: relationship.destinationEntity, primaryKey: primaryKey,
+                    storeIdentifier: store.identifier))
+        }
+        if let made = created[column]?[key] { return made }
+        guard relationship.createsMissing else { return nil }
+        let made = context.insertObject(entityName: relationship.destinationEntity)
+        made.setValue(.string(key), forKey: relationship.keyAttribute)
+        created[column, default: [:]][key] = made
+        return made
+    }
+
+    /// The chunk's stored objects, by key text: one fetch, in batches.
+    private func existingObjects(keyColumns: [Int]) throws -> [String: ManagedObject] {
+        guard let first = keyColumns.first, chunk.rows.count > 0 else { return [:] }
+        let column = plan.columns[first]
+        var values: Set<AttributeValue> = []
+        for row in 0..<chunk.rows.count {
+            if let value = chunk.rows.value(row: row, column: first, as: column.type) { values.insert(value) }
+        }
+        var request = FetchRequest(entityName: plan.entity.name)
+        request.predicate = try FetchPredicate(
+            format: "%K IN %@", .value(.string(column.name)), .array(values.map { PredicateArgument($0) }))
+        request.fetchBatchSize = 1000
+        request.returnsObjectsAsFaults = false
+        var byKey: [String: ManagedObject] = [:]
+        for object in try context.fetch(request) {
+            let key = keyColumns.map { Self.keyText(object.value(forKey: plan.columns[$0].name)) }.joined(
+                separator: "\u{1F}")
+            byKey[key] = object
+        }
+        return byKey
+    }
+
+    private func keyText(row: Int, keyColumns: [Int]) -> String {
+        keyColumns.map { Self.keyText(chunk.rows.value(row: row, column: $0, as: plan.columns[$0].type)) }
+            .joined(separator: "\u{1F}")
+    }
+
+    /// A key value as text that a stored value and a packed one agree on.
+    static func keyText(_ value: AttributeValue?) -> String {
+        guard let value else { return "\u{0}" }
+        switch value {
+        case .string(let text): return text
+        case .integer(let integer): return String(integer)
+        case .boolean(let flag): return flag ? "1" : "0"
+        case .double(let double): return String(double)
+        case .date(let date): return String(date.timeIntervalSince1970)
+        case .decimal(let decimal): return "\(decimal)"
+        case .uuid(let uuid): return uuid.uuidString.lowercased()
+        case .uri(let url): return url.absoluteString
+        case .binary(let data), .transformable(let data): return data.base64EncodedString()
+        }
+    }
+
+    private func position(_ row: Int) -> RecordPosition {
+        row < chunk.positions.count ? chunk.positions[row] : RecordPosition(record: 0, line: 0, byteOffset: 0)
+    }
+
+    private func reject(_ row: Int, reason: String) -> RejectedRecord {
+        RejectedRecord(
+            file: chunk.inputPath, position: position(row), reason: reason,
+            fieldsJSON: ChunkWriters.fieldsJSON(of: chunk.rows, row: row, plan: plan))
+    }
+}

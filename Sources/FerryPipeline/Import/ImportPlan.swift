@@ -1,0 +1,246 @@
+import FerryIO
+import FerryStore
+import Foundation
+
+/// An ``ImportSpec`` resolved against the model: the packed columns a chunk carries, and where each one's value
+/// comes from. Built once per step; checked before any record is read, so a spec that names an unknown attribute
+/// fails with a clear message (exit 78) and touches nothing.
+struct ImportPlan: Sendable {
+    /// Where one packed column's values come from.
+    enum Source: Sendable {
+        /// A field converted to the attribute's stored form.
+        case field(column: String, converter: FieldConverter, defaultValue: AttributeValue?)
+        /// A field holding the natural key of a to-one relationship's destination (text until resolved).
+        case relationshipKey(column: String, relationship: ResolvedRelationship)
+        /// A field holding the path of a file whose bytes are the value.
+        case blobPath(column: String)
+        /// The same value on every record.
+        case constant(AttributeValue?)
+    }
+
+    /// One packed column.
+    struct Column: Sendable {
+        /// The attribute (or to-one relationship) the column sets.
+        let name: String
+        let type: AttributeType
+        let source: Source
+        /// The attribute's value rules, when a value of the right type can still break one.
+        let rules: AttributeRules?
+        /// Whether a null value refuses the record (non-optional, no default).
+        let isMandatory: Bool
+    }
+
+    /// A to-one relationship set by its destination's natural key.
+    struct ResolvedRelationship: Sendable {
+        let name: String
+        let destinationEntity: String
+        let destinationTable: String
+        let keyAttribute: String
+        let createsMissing: Bool
+    }
+
+    let spec: ImportSpec
+    let entity: EntityDescription
+    /// The key attributes (a uniqueness constraint of the entity).
+    let keys: [String]
+    private(set) var columns: [Column]
+
+    /// The positions, among ``columns``, of the key attributes.
+    var keyColumnIndexes: [Int] { keys.compactMap { key in columns.firstIndex { $0.name == key } } }
+
+    /// Resolves `spec` against `model`, for inputs whose columns are `inputColumns` (CSV header names; `nil` for
+    /// JSON, whose records name their fields).
+    ///
+    /// - Throws: ``PipelineError`` `.invalidSpec` naming what does not fit.
+    init(spec: ImportSpec, model: ManagedObjectModel, inputColumns: [String]?) throws {
+        guard let entity = model.entity(named: spec.entity) else {
+            throw PipelineError(
+                .invalidSpec,
+                "the model has no entity '\(spec.entity)' (it has \(model.entities.map(\.name).joined(separator: ", ")))"
+            )
+        }
+        guard !entity.isAbstract else {
+            throw PipelineError(.invalidSpec, "'\(spec.entity)' is abstract; import into one of its sub-entities")
+        }
+        self.spec = spec
+        self.entity = entity
+        let attributes = model.allAttributes(of: entity.name).filter { $0.isStored && $0.derivation == nil }
+        let relationships = model.allRelationships(of: entity.name)
+        let constraints = model.ancestry(of: entity.name).flatMap(\.uniquenessConstraints)
+        let keys: [String]
+        if spec.keys.isEmpty {
+            guard let first = constraints.first else {
+                throw PipelineError(
+                    .invalidSpec,
+                    "'\(entity.name)' has no uniqueness constraint, so records cannot be matched to rows; add one "
+                        + "to the model (uniquenessConstraints) and name it as the key")
+            }
+            keys = first
+        } else {
+            guard constraints.contains(where: { Set($0) == Set(spec.keys) }) else {
+                let known = constraints.map { $0.joined(separator: ",") }.joined(separator: "; ")
+                throw PipelineError(
+                    .invalidSpec,
+                    "the key \(spec.keys.joined(separator: ",")) is not a uniqueness constraint of \(entity.name)"
+                        + (known.isEmpty ? " (it has none)" : " (its constraints: \(known))"))
+            }
+            keys = spec.keys
+        }
+
+        func attribute(_ name: String, for what: String) throws -> AttributeDescription {
+            guard let found = attributes.first(where: { $0.name == name }) else {
+                let reason =
+                    relationships.contains { $0.name == name }
+                    ? "is a relationship; map it under relationships with the destination's key"
+                    : "is not a stored, settable attribute of \(entity.name)"
+                throw PipelineError(.invalidSpec, "\(what): '\(name)' \(reason)")
+            }
+            return found
+        }
+
+        var columns: [Column] = []
+        var fields = spec.fields
+        if fields.isEmpty {
+            let claimed = Set(spec.relationships.map(\.column) + spec.blobs.map(\.column))
+            let settable = Set(attributes.map(\.name))
+            fields = (inputColumns ?? attributes.map(\.name))
+                .filter { settable.contains($0) && !claimed.contains($0) }
+                .map { FieldMapping(column: $0) }
+        }
+        for field in fields {
+            let described = try attribute(field.attribute, for: "field '\(field.column)'")
+            var options = spec.conversion
+            if let formats = field.dateFormats { options.dateFormats = formats }
+            let converter = try Self.converter(for: described, options: options, column: field.column)
+            let defaultValue =
+                try field.defaultText.map { text in
+                    try Self.convert(text, with: converter, column: field.column) ?? described.defaultValue
+                } ?? described.defaultValue
+            columns.append(
+                try Self.column(
+                    described, of: entity.name,
+                    source: .field(column: field.column, converter: converter, defaultValue: defaultValue)))
+        }
+        for mapping in spec.relationships {
+            guard let relationship = relationships.first(where: { $0.name == mapping.relationship }) else {
+                throw PipelineError(
+                    .invalidSpec, "relationship '\(mapping.relationship)' is not a relationship of \(entity.name)")
+            }
+            guard !relationship.isToMany else {
+                throw PipelineError(
+                    .invalidSpec,
+                    "relationship '\(mapping.relationship)' is to-many; only to-one relationships are set by key")
+            }
+            if let named = mapping.destinationEntity, named != relationship.destinationEntity {
+                throw PipelineError(
+                    .invalidSpec,
+                    "relationship '\(mapping.relationship)' leads to \(relationship.destinationEntity), not \(named)")
+            }
+            guard model.subentities(of: relationship.destinationEntity).isEmpty else {
+                throw PipelineError(
+                    .invalidSpec,
+                    "relationship '\(mapping.relationship)' leads to \(relationship.destinationEntity), which has "
+                        + "sub-entities; a natural key cannot tell which one to create")
+            }
+            let destinationAttributes = model.allAttributes(of: relationship.destinationEntity)
+            guard destinationAttributes.contains(where: { $0.name == mapping.key && $0.isStored }) else {
+                throw PipelineError(
+                    .invalidSpec,
+                    "relationship '\(mapping.relationship)': \(relationship.destinationEntity) has no stored "
+                        + "attribute '\(mapping.key)' to match by")
+            }
+            let resolved = ResolvedRelationship(
+                name: relationship.name, destinationEntity: relationship.destinationEntity,
+                destinationTable: model.rootEntity(of: relationship.destinationEntity), keyAttribute: mapping.key,
+                createsMissing: mapping.createsMissing)
+            columns.append(
+                Column(
+                    name: relationship.name, type: .integer64,
+                    source: .relationshipKey(column: mapping.column, relationship: resolved), rules: nil,
+                    isMandatory: !relationship.isOptional))
+        }
+        for blob in spec.blobs {
+            let described = try attribute(blob.attribute, for: "blob column '\(blob.column)'")
+            guard described.type == .binary else {
+                throw PipelineError(
+                    .invalidSpec, "blob column '\(blob.column)': '\(blob.attribute)' is \(described.type), not binary")
+            }
+            columns.append(try Self.column(described, of: entity.name, source: .blobPath(column: blob.column)))
+        }
+        for constant in spec.constants {
+            let described = try attribute(constant.attribute, for: "constant")
+            columns.append(try Self.column(described, of: entity.name, source: .constant(nil)))
+        }
+        var seen: Set<String> = []
+        for column in columns where !seen.insert(column.name).inserted {
+            throw PipelineError(.invalidSpec, "'\(column.name)' is set by more than one mapping")
+        }
+        for key in keys where !columns.contains(where: { $0.name == key }) {
+            throw PipelineError(
+                .invalidSpec,
+                "the key attribute '\(key)' is not mapped from any column"
+                    + (inputColumns.map { " (the input's columns: \($0.joined(separator: ", ")))" } ?? ""))
+        }
+        self.keys = keys
+        self.columns = columns
+    }
+
+    /// The plan with the constants' values for run `runID` started at `runTime`.
+    func withConstants(runID: Int64, runTime: Double) throws -> ImportPlan {
+        var copy = self
+        copy.columns = try columns.map { column in
+            guard case .constant = column.source,
+                let constant = spec.constants.first(where: { $0.attribute == column.name })
+            else { return column }
+            let value: AttributeValue? =
+                switch constant.value {
+                case .runID: column.type == .string ? .string(String(runID)) : .integer(runID)
+                case .runTime:
+                    column.type == .string
+                        ? .string(RunLedger.timestamp()) : .date(Date(timeIntervalSince1970: runTime))
+                case .text(let text):
+                    try Self.convert(
+                        text, with: Self.converter(for: column, options: spec.conversion), column: "constant")
+                }
+            return Column(
+                name: column.name, type: column.type, source: .constant(value), rules: column.rules,
+                isMandatory: column.isMandatory)
+        }
+        return copy
+    }
+
+    private static func column(_ attribute: AttributeDescription, of entity: String, source: Source) throws -> Column {
+        let rules = try AttributeRules(attribute, of: entity)
+        return Column(
+            name: attribute.name, type: attribute.type, source: source, rules: rules.checksValues ? rules : nil,
+            isMandatory: !attribute.isOptional && attribute.defaultValue == nil)
+    }
+
+    private static func converter(for column: Column, options: ConversionOptions) throws -> FieldConverter {
+        try converter(
+            for: AttributeDescription(name: column.name, type: column.type), options: options, column: column.name)
+    }
+
+    private static func converter(for attribute: AttributeDescription, options: ConversionOptions, column: String)
+        throws -> FieldConverter
+    {
+        do {
+            return try FieldConverter(type: attribute.type, options: options)
+        } catch {
+            throw PipelineError(.invalidSpec, "field '\(column)' → '\(attribute.name)': \(error.message)")
+        }
+    }
+
+    /// Converts fixed text (a default, a constant) once, at plan time.
+    private static func convert(_ text: String, with converter: FieldConverter, column: String) throws
+        -> AttributeValue?
+    {
+        var text = text
+        let result = text.withUTF8 { converter.value(bytes: UnsafeRawBufferPointer($0), kind: .string) }
+        switch result {
+        case .success(let value): return value
+        case .failure(let failure):
+            throw PipelineError(.invalidSpec, "the value given for '\(column)' does not fit: \(failure.message)")
+        }
+    }
+}

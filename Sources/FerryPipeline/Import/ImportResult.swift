@@ -1,0 +1,17 @@
+/// What an import step did: its counts, time and outputs, as the run report shows them.
+public struct ImportResult: Sendable, Codable {
+    /// The run's number in the ledger.
+    public var run: Int64
+    /// The entity imported into.
+    public var entity: String
+    /// Every record accounted for (``StepCounts/isBalanced``).
+    public var counts: StepCounts
+    /// Wall time of the step.
+    public var seconds: Double
+    /// Where the rejects were written, if any were and a path was given.
+    public var rejectsPath: String?
+    /// The inputs read, with their SHA-256.
+    public var inputs: [InputDigest]
+    /// Whether the run continued an interrupted one.
+    public var resumed: Bool
+}

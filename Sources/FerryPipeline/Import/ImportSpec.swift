@@ -1,0 +1,185 @@
+public import FerryIO
+public import FerryStore
+
+/// What an import step does: where records come from, which entity they go to, how fields become attributes,
+/// and what happens to records that do not fit.
+///
+/// Pipeline files (`import:` steps) and `ferry import` both produce one. Every record read ends up inserted,
+/// updated, unchanged or rejected (see ``StepCounts``).
+///
+/// ```swift
+/// var spec = ImportSpec(entity: "Product", sources: ["SampleData/products.csv"])
+/// spec.keys = ["sku"]
+/// spec.relationships = [RelationshipMapping(column: "category", relationship: "category", by: "name")]
+/// spec.mode = .batch
+/// ```
+public struct ImportSpec: Sendable {
+    /// How each chunk reaches the store.
+    public enum Mode: String, Sendable, Hashable, CaseIterable, Codable {
+        /// Each chunk on a background context: existing objects fetched by key, validation and lifecycle
+        /// callbacks, a save under the merge policy, then `reset()`.
+        case context
+        /// Each chunk one direct-to-store batch insert (upsert under object-trump); no callbacks.
+        case batch
+    }
+
+    /// Input paths, `-` for standard input, read in order.
+    public var sources: [String]
+    /// The input format, or `nil` to infer it from each path's extension.
+    public var format: RecordFormat?
+    /// The CSV/TSV dialect, or `nil` for the format's default.
+    public var dialect: CSVDialect?
+    /// Options for JSON inputs.
+    public var jsonOptions = JSONReaderOptions()
+    /// The entity the records become.
+    public var entity: String
+    /// The key attributes: a uniqueness constraint of the entity. Empty means the entity's first constraint.
+    public var keys: [String] = []
+    /// Column-to-attribute mappings. Empty maps every input column named like a stored attribute of the entity.
+    public var fields: [FieldMapping] = []
+    /// To-one relationships set from a column holding the destination's natural key.
+    public var relationships: [RelationshipMapping] = []
+    /// Binary attributes read from files whose paths a column holds (relative to the input file).
+    public var blobs: [BlobMapping] = []
+    /// Attributes set to the same value on every record.
+    public var constants: [ConstantMapping] = []
+    /// How field text becomes typed values (booleans, dates, trimming).
+    public var conversion = ConversionOptions()
+    /// How chunks reach the store.
+    public var mode: Mode = .batch
+    /// What a record whose key is already stored does: by default the stored row wins (store-trump).
+    public var mergePolicy: MergePolicy = .mergeByPropertyStoreTrump
+    /// Records per chunk (and per transaction).
+    public var chunkSize = 10_000
+    /// Where rejected records are written, in the input's format; `nil` keeps them in the store's ledger only.
+    public var rejectsPath: String?
+    /// Beyond this many rejects (or this rate), the run fails with nothing further committed.
+    public var maxRejects: RejectLimit?
+    /// Delete the rows not seen in this run, within a scope.
+    public var fullSync: FullSync?
+
+    /// A spec importing `sources` into `entity` with every default.
+    public init(entity: String, sources: [String]) {
+        self.entity = entity
+        self.sources = sources
+    }
+}
+
+/// One input column read into one attribute.
+public struct FieldMapping: Sendable, Hashable {
+    /// The input column (CSV header name, or JSON key path).
+    public var column: String
+    /// The attribute it sets.
+    public var attribute: String
+    /// Date formats for this column, overriding the step's.
+    public var dateFormats: [DateFormat]?
+    /// The value used when the field is null or empty (as field text, converted like the field).
+    public var defaultText: String?
+
+    /// Maps `column` to `attribute` (the same name when omitted).
+    public init(
+        column: String, attribute: String? = nil, dateFormats: [DateFormat]? = nil, defaultText: String? = nil
+    ) {
+        self.column = column
+        self.attribute = attribute ?? column
+        self.dateFormats = dateFormats
+        self.defaultText = defaultText
+    }
+}
+
+/// A to-one relationship set from a column holding the destination's natural key.
+public struct RelationshipMapping: Sendable, Hashable {
+    /// The input column holding the key.
+    public var column: String
+    /// The to-one relationship it sets.
+    public var relationship: String
+    /// The destination attribute the key matches (a uniqueness-constrained attribute, such as `name`).
+    public var key: String
+    /// Whether a key with no destination creates one (with just the key set); otherwise the record is rejected.
+    public var createsMissing: Bool
+    /// The destination entity as the pipeline file names it, checked against the model; `nil` to take the model's.
+    public var destinationEntity: String?
+
+    /// Sets `relationship` from `column` by the destination's attribute `key`.
+    public init(
+        column: String, relationship: String? = nil, by key: String, createsMissing: Bool = false,
+        destinationEntity: String? = nil
+    ) {
+        self.column = column
+        self.relationship = relationship ?? column
+        self.key = key
+        self.createsMissing = createsMissing
+        self.destinationEntity = destinationEntity
+    }
+}
+
+/// A binary attribute whose bytes come from a file named in a column.
+public struct BlobMapping: Sendable, Hashable {
+    /// The input column holding the path, relative to the input file's folder.
+    public var column: String
+    /// The binary attribute it sets.
+    public var attribute: String
+
+    /// Reads `attribute`'s bytes from the file named in `column`.
+    public init(column: String, attribute: String? = nil) {
+        self.column = column
+        self.attribute = attribute ?? column
+    }
+}
+
+/// An attribute set to the same value on every record of a run.
+public struct ConstantMapping: Sendable, Hashable {
+    /// What the value is.
+    public enum Value: Sendable, Hashable {
+        /// The run's number in the ledger.
+        case runID
+        /// When the run started.
+        case runTime
+        /// Fixed text, converted like a field.
+        case text(String)
+    }
+
+    /// The attribute set.
+    public var attribute: String
+    /// Its value.
+    public var value: Value
+
+    /// Sets `attribute` to `value` on every record.
+    public init(attribute: String, value: Value) {
+        self.attribute = attribute
+        self.value = value
+    }
+}
+
+/// How many rejects a run tolerates.
+public enum RejectLimit: Sendable, Hashable {
+    /// At most this many rejected records.
+    case count(Int)
+    /// At most this fraction (0...1) of the records read, checked once 100 records are read.
+    case rate(Double)
+
+    /// Whether `rejected` of `read` records breaks the limit.
+    public func isExceeded(rejected: Int, read: Int) -> Bool {
+        switch self {
+        case .count(let limit): rejected > limit
+        case .rate(let rate): read >= 100 && Double(rejected) > rate * Double(read)
+        }
+    }
+}
+
+/// Deleting the rows an import did not see: the input is the whole truth for its scope.
+public struct FullSync: Sendable, Hashable {
+    /// Which rows the input covers (a predicate format string); `nil` for every row of the entity.
+    public var scope: String?
+    /// The largest fraction (0...1) of the scope's rows the sync may delete without `force`.
+    public var maxDeleteFraction: Double
+    /// Delete beyond the guard.
+    public var force: Bool
+
+    /// A full sync of `scope`, refusing to delete more than `maxDeleteFraction` of it unless `force`.
+    public init(scope: String? = nil, maxDeleteFraction: Double = 0.1, force: Bool = false) {
+        self.scope = scope
+        self.maxDeleteFraction = maxDeleteFraction
+        self.force = force
+    }
+}

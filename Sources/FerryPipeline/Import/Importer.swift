@@ -1,0 +1,190 @@
+import FerryIO
+public import FerryStore
+import Foundation
+public import Logging
+
+/// Runs import steps: records stream from the inputs in chunks, each chunk commits with its checkpoint in one
+/// transaction, and parsing the next chunk overlaps with committing the current one.
+///
+/// ```swift
+/// let importer = Importer(container: container)
+/// var spec = ImportSpec(entity: "Product", sources: ["products.csv"])
+/// spec.mode = .batch
+/// let result = try await importer.run(spec, name: "products")
+/// print(result.counts)       // read = inserted + updated + unchanged + rejected
+/// ```
+///
+/// Every record read is inserted, updated, unchanged or rejected; rejects go to the ledger with their chunk and
+/// to `rejectsPath` at the end. A run killed at any moment leaves the store holding exactly its committed chunks,
+/// and `resume: true` continues after the last of them.
+public struct Importer: Sendable {
+    /// The container whose store receives the records.
+    public let container: PersistentContainer
+    let logger: Logger
+
+    /// An importer into `container` (its stores loaded).
+    public init(container: PersistentContainer, logger: Logger = Logger(label: "ferry.import")) {
+        self.container = container
+        self.logger = logger
+    }
+
+    /// Runs `spec` as the step `name` (the ledger's pipeline name).
+    ///
+    /// - Parameters:
+    ///   - resume: continue the latest unfinished run of `name` after its last committed chunk.
+    ///   - stop: checked between chunks; once raised, the run ends with nothing partial committed.
+    ///   - progress: called after each committed chunk.
+    /// - Throws: ``PipelineError`` (`.invalidSpec`, `.tooManyRejects`, `.conflict`, `.cannotResume`,
+    ///   `.interrupted`), ``FerryIOError`` for unreadable or malformed input, ``StoreError``.
+    public func run(
+        _ spec: ImportSpec, name: String, resume: Bool = false, stop: StopSignal? = nil,
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) async throws -> ImportResult {
+        let started = ContinuousClock.now
+        let store = container.persistentStore
+        let ledger = try await RunLedger(store: store)
+        let inputs = try spec.sources.map(Self.digest)
+        var resumeAt: Checkpoint?
+        var counts = StepCounts()
+        var priorRuns: [Int64] = []
+        if resume {
+            guard let previous = try await ledger.resumableRun(of: name) else {
+                throw PipelineError(
+                    .cannotResume, "nothing to resume: the latest run of '\(name)' finished (or there is none)")
+            }
+            guard previous.inputs.map(\.sha256) == inputs.map(\.sha256) else {
+                throw PipelineError(
+                    .cannotResume,
+                    "the inputs changed since run \(previous.id) of '\(name)' (their SHA-256 differ); run without "
+                        + "--resume to import them afresh")
+            }
+            resumeAt = previous.checkpoint
+            counts = previous.counts
+            priorRuns = [previous.id]
+            logger.info(
+                "resuming run \(previous.id) of \(name) at input \((resumeAt?.input ?? 0) + 1), record \((resumeAt?.records ?? 0) + 1)"
+            )
+        }
+        let run = try await ledger.start(pipeline: name, inputs: inputs)
+        let plan = try ImportPlan(
+            spec: spec, model: container.model, inputColumns: try Self.header(of: spec, at: resumeAt)
+        ).withConstants(runID: run, runTime: Date().timeIntervalSince1970)
+        let author = "ferry import \(name) #\(run)"
+        let writer: any ChunkWriter =
+            spec.mode == .batch
+            ? BatchChunkWriter(store: store, plan: plan, author: author)
+            : ContextChunkWriter(container: container, plan: plan, author: author)
+        let channel = ChunkChannel()
+        let producer = ChunkProducer(plan: plan, channel: channel, resumeAt: resumeAt, keepsPositions: true)
+        producer.start()
+        var rejectCount = counts.rejected
+        var status = RunLedger.Status.failed
+        defer { channel.cancel() }
+        do {
+            while let chunk = try await channel.next() {
+                if let why = stop?.raised {
+                    status = .interrupted
+                    throw PipelineError(
+                        .interrupted,
+                        "stopped by \(why) after \(counts.read) records; nothing partial was committed; run again "
+                            + "with --resume to continue")
+                }
+                if let limit = spec.maxRejects,
+                    limit.isExceeded(rejected: counts.rejected + chunk.rejects.count, read: counts.read + chunk.read)
+                {
+                    throw Self.tooManyRejects(
+                        counts.rejected + chunk.rejects.count, of: counts.read + chunk.read, limit)
+                }
+                let before = counts
+                let firstReject = rejectCount
+                let outcome = try await writer.commit(chunk) { rejects in
+                    var total = before
+                    total.read += chunk.read
+                    total.rejected += rejects.count
+                    // The row counts are the store's to tell; the ledger gets them at the end of the run.
+                    return ledger.checkpointCompanion(
+                        run: run, checkpoint: chunk.checkpoint, counts: total, rejects: rejects,
+                        firstRejectNumber: firstReject)
+                }
+                counts.add(outcome.counts)
+                rejectCount += outcome.rejects.count
+                progress?(ImportProgress(inputPath: chunk.inputPath, bytesRead: chunk.bytesRead, counts: counts))
+                if let limit = spec.maxRejects, limit.isExceeded(rejected: counts.rejected, read: counts.read) {
+                    throw Self.tooManyRejects(counts.rejected, of: counts.read, limit)
+                }
+            }
+            status = .succeeded
+        } catch {
+            let seconds = (ContinuousClock.now - started).seconds
+            try? await ledger.finish(run: run, status: status, counts: counts, seconds: seconds)
+            _ = try? await writeRejects(
+                spec, ledger: ledger, runs: priorRuns + [run], columns: producer.firstColumnNames)
+            throw error
+        }
+        let seconds = (ContinuousClock.now - started).seconds
+        try await ledger.finish(run: run, status: .succeeded, counts: counts, seconds: seconds)
+        let rejectsPath = try await writeRejects(
+            spec, ledger: ledger, runs: priorRuns + [run], columns: producer.firstColumnNames)
+        return ImportResult(
+            run: run, entity: spec.entity, counts: counts, seconds: seconds, rejectsPath: rejectsPath, inputs: inputs,
+            resumed: resume)
+    }
+
+    private static func tooManyRejects(_ rejected: Int, of read: Int, _ limit: RejectLimit) -> PipelineError {
+        let allowed =
+            switch limit {
+            case .count(let count): "at most \(count)"
+            case .rate(let rate): "at most \(rate * 100)% of the records"
+            }
+        return PipelineError(
+            .tooManyRejects,
+            "\(rejected) of \(read) records rejected, over the limit (\(allowed)); stopped with nothing further "
+                + "committed")
+    }
+
+    /// Writes the rejects of `runs` to the spec's rejects file; returns its path when there were any.
+    @discardableResult
+    private func writeRejects(_ spec: ImportSpec, ledger: RunLedger, runs: [Int64], columns: [String]?) async throws
+        -> String?
+    {
+        guard let path = spec.rejectsPath else { return nil }
+        let rejects = try await ledger.rejects(ofRuns: runs)
+        guard !rejects.isEmpty else {
+            try? FileManager.default.removeItem(atPath: path)
+            return nil
+        }
+        let format =
+            RecordFormat(inferringFrom: path) ?? spec.format ?? spec.sources.first.flatMap(
+                RecordFormat.init(inferringFrom:)) ?? .csv
+        let csvInput =
+            (spec.format ?? spec.sources.first.flatMap(RecordFormat.init(inferringFrom:)))?.defaultDialect != nil
+        try RejectsFileWriter.write(rejects, to: path, format: format, columns: csvInput ? columns : nil)
+        logger.info("\(rejects.count) rejected records written to \(path)")
+        return path
+    }
+
+    /// The header of the first input read, for mapping columns by name (CSV); `nil` for JSON or standard input.
+    private static func header(of spec: ImportSpec, at checkpoint: Checkpoint?) throws -> [String]? {
+        let index = checkpoint?.input ?? 0
+        guard index < spec.sources.count else { return nil }
+        let path = spec.sources[index]
+        guard path != "-", let format = spec.format ?? RecordFormat(inferringFrom: path), format.defaultDialect != nil
+        else { return nil }
+        return try format.openReader(path: path, dialect: spec.dialect).columnNames
+    }
+
+    /// The ledger's record of an input: its size and SHA-256 (none for standard input).
+    static func digest(_ path: String) throws -> InputDigest {
+        guard path != "-" else { return InputDigest(path: path, sha256: nil, bytes: nil) }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw PipelineError(.inputMissing, "no such input file: \(path)")
+        }
+        let (hash, bytes) = try FileDigest.sha256(ofFileAt: path)
+        return InputDigest(path: path, sha256: hash, bytes: bytes)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

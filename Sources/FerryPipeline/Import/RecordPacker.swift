@@ -1,0 +1,159 @@
+import FerryIO
+import FerryStore
+import Foundation
+
+/// Turns records of one input into packed rows for the plan's columns: the importer's hot path. A field converts
+/// straight from the reader's borrowed bytes into the row's cells; only attributes with value rules (ranges,
+/// lengths, patterns) build a value to check.
+///
+/// A record that does not fit leaves no cell behind and comes back as the reason, naming the column and what
+/// was expected.
+struct RecordPacker {
+    let plan: ImportPlan
+    /// For CSV: the field index of each column's source, `nil` when the input lacks it. `nil` for JSON, whose
+    /// fields are found by name in each record.
+    private let fieldIndexes: [Int?]?
+    /// The source column name of each plan column (`nil` for constants).
+    private let sourceNames: [String?]
+    /// The folder blob paths are relative to.
+    private let inputFolder: URL
+
+    /// A packer for records of `inputPath`, whose header (CSV) is `columnNames`.
+    ///
+    /// - Throws: ``PipelineError`` `.invalidSpec` when a CSV input lacks a column the plan reads.
+    init(plan: ImportPlan, inputPath: String, columnNames: [String]?) throws {
+        self.plan = plan
+        inputFolder = URL(fileURLWithPath: inputPath == "-" ? "." : inputPath).deletingLastPathComponent()
+        sourceNames = plan.columns.map { column in
+            switch column.source {
+            case .field(let name, _, _), .relationshipKey(let name, _), .blobPath(let name): name
+            case .constant: nil
+            }
+        }
+        guard let columnNames else {
+            fieldIndexes = nil
+            return
+        }
+        var indexes: [Int?] = []
+        for (offset, name) in sourceNames.enumerated() {
+            guard let name else {
+                indexes.append(nil)
+                continue
+            }
+            guard let index = columnNames.firstIndex(of: name) else {
+                let column = plan.columns[offset]
+                // A missing optional column is a mapping mistake too: every mapped column must exist.
+                throw PipelineError(
+                    .invalidSpec,
+                    "\(inputPath) has no column '\(name)' (for '\(column.name)'); its columns are "
+                        + columnNames.joined(separator: ", "))
+            }
+            indexes.append(index)
+        }
+        fieldIndexes = indexes
+    }
+
+    /// Appends `record` as one row of `rows`, or returns why it cannot be (leaving `rows` as it was).
+    func pack(_ record: Record, into rows: inout PackedRows) -> String? {
+        for (offset, column) in plan.columns.enumerated() {
+            if let reason = append(column, at: offset, of: record, to: &rows) {
+                rows.discardOpenRow()
+                return reason
+            }
+        }
+        rows.endRow()
+        return nil
+    }
+
+    private func field(_ offset: Int, of record: Record) -> Field? {
+        if let fieldIndexes {
+            guard let index = fieldIndexes[offset], index < record.count else { return nil }
+            return record[index]
+        }
+        guard let name = sourceNames[offset] else { return nil }
+        return record.field(named: name)
+    }
+
+    private func append(_ column: ImportPlan.Column, at offset: Int, of record: Record, to rows: inout PackedRows)
+        -> String?
+    {
+        if case .constant(let value) = column.source {
+            rows.append(value, as: column.type)
+            return nil
+        }
+        guard let field = field(offset, of: record) else {
+            // A key missing from a JSON record (or a short CSV row) gives no value: a new row takes the default,
+            // a stored one keeps its value.
+            rows.appendAbsent()
+            return nil
+        }
+        switch column.source {
+        case .constant:
+            return nil
+        case .field(let name, let converter, let defaultValue):
+            guard !field.isBlank(for: column.type) else {
+                if let defaultValue {
+                    rows.append(defaultValue, as: column.type)
+                    return nil
+                }
+                return appendNull(column, from: name, to: &rows)
+            }
+            guard let rules = column.rules else {
+                guard let failure = converter.append(field, to: &rows) else { return nil }
+                return "column '\(name)': \(failure.message)"
+            }
+            switch converter.value(of: field) {
+            case .failure(let failure):
+                return "column '\(name)': \(failure.message)"
+            case .success(let value):
+                if let broken = rules.check(value).first {
+                    return "column '\(name)' → '\(column.name)': \(broken.message)"
+                }
+                rows.append(value, as: column.type)
+                return nil
+            }
+        case .relationshipKey(let name, _):
+            guard !field.isBlank(for: .integer64) else { return appendNull(column, from: name, to: &rows) }
+            field.withTrimmedBytes { rows.appendText($0) }
+            return nil
+        case .blobPath(let name):
+            guard !field.isBlank(for: .binary) else { return appendNull(column, from: name, to: &rows) }
+            let relative = field.withTrimmedBytes { String(decoding: $0, as: UTF8.self) }
+            let url =
+                relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : inputFolder.appendingPathComponent(relative)
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                return "column '\(name)': cannot read the file '\(relative)' (looked for \(url.path))"
+            }
+            data.withUnsafeBytes { rows.appendBlob($0) }
+            return nil
+        }
+    }
+
+    private func appendNull(_ column: ImportPlan.Column, from name: String, to rows: inout PackedRows) -> String? {
+        guard !column.isMandatory else {
+            return "column '\(name)': a value is required for '\(column.name)', and the field is empty"
+        }
+        rows.appendNull()
+        return nil
+    }
+}
+
+extension Field {
+    /// Whether the field holds no value for an attribute of `type`: null, or (except for strings) only spaces.
+    func isBlank(for type: AttributeType) -> Bool {
+        if isNull { return true }
+        if type == .string { return false }
+        return withUnsafeBytes { bytes in bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 } }
+    }
+
+    /// Calls `body` with the value's bytes without leading and trailing spaces and tabs.
+    func withTrimmedBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        withUnsafeBytes { bytes in
+            var start = 0
+            var end = bytes.count
+            while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+            while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+            return body(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+        }
+    }
+}

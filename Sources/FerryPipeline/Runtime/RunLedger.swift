@@ -1,0 +1,223 @@
+import FerryIO
+import FerrySQLite
+public import FerryStore
+import Foundation
+
+/// The store's record of every run: `ferry_runs` (one row per run: pipeline, inputs with their SHA-256, counts,
+/// timings, status and checkpoint) and `ferry_rejects` (each rejected record with its reason and position).
+///
+/// A chunk's checkpoint, counts and rejects are written by ``checkpointCompanion(_:)`` in the chunk's own
+/// transaction, so the ledger never disagrees with the rows: after a crash, the last checkpoint is exactly the
+/// last committed chunk.
+public struct RunLedger: Sendable {
+    /// A run's final (or current) state.
+    public enum Status: String, Sendable, Codable {
+        case running, succeeded, failed, interrupted
+    }
+
+    /// One ledger row.
+    public struct Run: Sendable, Hashable {
+        public var id: Int64
+        public var pipeline: String
+        public var status: Status
+        public var startedAt: String
+        public var finishedAt: String?
+        public var counts: StepCounts
+        public var checkpoint: Checkpoint?
+        public var inputs: [InputDigest]
+        public var seconds: Double?
+        public var pid: Int32
+    }
+
+    let store: PersistentStore
+
+    /// The ledger of `store`, creating its tables if needed.
+    ///
+    /// - Throws: ``StoreError`` when SQLite fails.
+    public init(store: PersistentStore) async throws {
+        self.store = store
+        try await Self.write(store, "creating the run ledger") { connection in
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS ferry_runs (
+                    id INTEGER PRIMARY KEY, pipeline TEXT NOT NULL, status TEXT NOT NULL, pid INTEGER NOT NULL,
+                    started_at TEXT NOT NULL, finished_at TEXT, seconds REAL, inputs TEXT NOT NULL DEFAULT '[]',
+                    counts TEXT NOT NULL DEFAULT '{}', checkpoint TEXT)
+                """)
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS ferry_rejects (
+                    run INTEGER NOT NULL, seq INTEGER NOT NULL, file TEXT NOT NULL, record INTEGER NOT NULL,
+                    line INTEGER NOT NULL, reason TEXT NOT NULL, fields TEXT NOT NULL, PRIMARY KEY (run, seq))
+                    WITHOUT ROWID
+                """)
+        }
+    }
+
+    /// Records a new run of `pipeline` and returns its number.
+    ///
+    /// - Throws: ``StoreError`` when SQLite fails.
+    public func start(pipeline: String, inputs: [InputDigest]) async throws -> Int64 {
+        let inputsJSON = Self.json(inputs)
+        let pid = getpid()
+        let now = Self.timestamp()
+        return try await Self.write(store, "starting a run") { connection in
+            let insert = try connection.prepare(
+                "INSERT INTO ferry_runs (pipeline, status, pid, started_at, inputs) VALUES (?, 'running', ?, ?, ?) "
+                    + "RETURNING id")
+            try insert.bind([.text(pipeline), .integer(Int64(pid)), .text(now), .text(inputsJSON)])
+            return try insert.fetchOne()?[0].integer ?? 0
+        }
+    }
+
+    /// The latest run of `pipeline` that did not finish (running when its process died, failed or interrupted),
+    /// which `--resume` continues; `nil` when the latest run succeeded or there is none.
+    ///
+    /// - Throws: ``StoreError`` when SQLite fails.
+    public func resumableRun(of pipeline: String) async throws -> Run? {
+        guard let latest = try await runs(pipeline: pipeline, limit: 1).first, latest.status != .succeeded else {
+            return nil
+        }
+        return latest
+    }
+
+    /// Runs, newest first, of `pipeline` (or of every pipeline).
+    ///
+    /// - Throws: ``StoreError`` when SQLite fails.
+    public func runs(pipeline: String? = nil, limit: Int = 20) async throws -> [Run] {
+        try await Self.write(store, "reading the run ledger") { connection in
+            let select = try connection.prepare(
+                "SELECT id, pipeline, status, started_at, finished_at, counts, checkpoint, inputs, seconds, pid "
+                    + "FROM ferry_runs WHERE ?1 IS NULL OR pipeline = ?1 ORDER BY id DESC LIMIT ?2")
+            try select.bind([pipeline.map { .text($0) } ?? .null, .integer(Int64(limit))])
+            return try select.fetchAll().map { row in
+                Run(
+                    id: row[0].integer ?? 0, pipeline: row[1].text ?? "",
+                    status: Status(rawValue: row[2].text ?? "") ?? .failed, startedAt: row[3].text ?? "",
+                    finishedAt: row[4].text, counts: Self.decode(row[5].text) ?? StepCounts(),
+                    checkpoint: Self.decode(row[6].text), inputs: Self.decode(row[7].text) ?? [],
+                    seconds: row[8].real, pid: Int32(row[9].integer ?? 0))
+            }
+        }
+    }
+
+    /// The SQL that commits a chunk's checkpoint, cumulative counts and rejects with the chunk itself.
+    package func checkpointCompanion(
+        run: Int64, checkpoint: Checkpoint, counts: StepCounts, rejects: [RejectedRecord], firstRejectNumber: Int
+    ) -> TransactionCompanion {
+        let checkpointJSON = Self.json(checkpoint)
+        let countsJSON = Self.json(counts)
+        return { connection in
+            let update = try connection.prepare("UPDATE ferry_runs SET checkpoint = ?, counts = ? WHERE id = ?")
+            try update.bind([.text(checkpointJSON), .text(countsJSON), .integer(run)])
+            try update.run()
+            guard !rejects.isEmpty else { return }
+            let insert = try connection.prepare(
+                "INSERT INTO ferry_rejects (run, seq, file, record, line, reason, fields) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            for (offset, reject) in rejects.enumerated() {
+                try insert.bind([
+                    .integer(run), .integer(Int64(firstRejectNumber + offset)), .text(reject.file),
+                    .integer(Int64(reject.position.record)), .integer(Int64(reject.position.line)),
+                    .text(reject.reason), .text(reject.fieldsJSON),
+                ])
+                try insert.run()
+            }
+        }
+    }
+
+    /// Records how the run ended.
+    ///
+    /// - Throws: ``StoreError`` when SQLite fails.
+    public func finish(run: Int64, status: Status, counts: StepCounts, seconds: Double) async throws {
+        let countsJSON = Self.json(counts)
+        let now = Self.timestamp()
+        try await Self.write(store, "finishing the run") { connection in
+            let update = try connection.prepare(
+                "UPDATE ferry_runs SET status = ?, finished_at = ?, seconds = ?, counts = ? WHERE id = ?")
+            try update.bind([.text(status.rawValue), .text(now), .real(seconds), .text(countsJSON), .integer(run)])
+            try update.run()
+        }
+    }
+
+    /// The rejects of `runs`, in order.
+    ///
+    /// - Throws: ``StoreError`` when SQLite fails.
+    public func rejects(ofRuns runs: [Int64]) async throws -> [RejectedRecord] {
+        try await Self.write(store, "reading rejects") { connection in
+            let select = try connection.prepare(
+                "SELECT file, record, line, reason, fields FROM ferry_rejects WHERE run = ? ORDER BY seq")
+            var rejects: [RejectedRecord] = []
+            for run in runs {
+                try select.bind([.integer(run)])
+                for row in try select.fetchAll() {
+                    rejects.append(
+                        RejectedRecord(
+                            file: row[0].text ?? "",
+                            position: RecordPosition(
+                                record: Int(row[1].integer ?? 0), line: Int(row[2].integer ?? 0), byteOffset: 0),
+                            reason: row[3].text ?? "", fieldsJSON: row[4].text ?? "[]"))
+                }
+                select.reset()
+            }
+            return rejects
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func write<Result: Sendable>(
+        _ store: PersistentStore, _ doing: String, _ body: @escaping @Sendable (Connection) throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await store.writer.run(body)
+        } catch let error as SQLiteError {
+            throw StoreError(.sqlite, "\(doing) failed", path: store.writer.path, underlying: error)
+        }
+    }
+
+    static func timestamp(_ date: Date = Date()) -> String {
+        date.formatted(.iso8601)
+    }
+
+    static func json<Value: Encodable>(_ value: Value) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
+
+    static func decode<Value: Decodable>(_ text: String?) -> Value? {
+        guard let text else { return nil }
+        return try? JSONDecoder().decode(Value.self, from: Data(text.utf8))
+    }
+}
+
+/// Where a run stands: the input it is reading and the number of records of it already committed.
+public struct Checkpoint: Sendable, Hashable, Codable {
+    /// The input being read, from 0 in the step's list.
+    public var input: Int
+    /// Records of that input committed (or rejected, and recorded as such).
+    public var records: Int
+
+    /// A checkpoint after `records` records of input `input`.
+    public init(input: Int, records: Int) {
+        self.input = input
+        self.records = records
+    }
+}
+
+/// An input file as the ledger records it.
+public struct InputDigest: Sendable, Hashable, Codable {
+    /// The path as given.
+    public var path: String
+    /// The SHA-256 of its bytes (lower-case hex), `nil` for standard input.
+    public var sha256: String?
+    /// Its size in bytes, `nil` for standard input.
+    public var bytes: Int?
+
+    /// A digest of `path`.
+    public init(path: String, sha256: String?, bytes: Int?) {
+        self.path = path
+        self.sha256 = sha256
+        self.bytes = bytes
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// How a run is reported: one human line per step on standard error, or JSON on standard output (`--json`).
+public enum RunReport {
+    /// A step's counts for people:
+    /// `Product: 1,000 read · 990 inserted · 0 updated · 0 unchanged · 10 rejected (rejects.csv) · 1.23 s`.
+    public static func summary(_ result: ImportResult) -> String {
+        let counts = result.counts
+        var parts = [
+            "\(counts.read.formatted()) read", "\(counts.inserted.formatted()) inserted",
+            "\(counts.updated.formatted()) updated", "\(counts.unchanged.formatted()) unchanged",
+            "\(counts.rejected.formatted()) rejected" + (result.rejectsPath.map { " (\($0))" } ?? ""),
+        ]
+        if counts.deleted > 0 { parts.append("\(counts.deleted.formatted()) deleted") }
+        let rate = result.seconds > 0 ? Int(Double(counts.read) / result.seconds) : counts.read
+        parts.append(String(format: "%.2f s", result.seconds) + " (\(rate.formatted()) records/s)")
+        return "\(result.entity): " + parts.joined(separator: " · ") + (result.resumed ? " (resumed)" : "")
+    }
+
+    /// The result as one JSON object, keys sorted: `run`, `entity`, `counts` (read, inserted, updated,
+    /// unchanged, rejected, deleted), `seconds`, `rejectsPath`, `inputs` (path, sha256, bytes), `resumed`.
+    ///
+    /// - Throws: `EncodingError` (never for these types).
+    public static func json(_ result: ImportResult) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(result), as: UTF8.self)
+    }
+}

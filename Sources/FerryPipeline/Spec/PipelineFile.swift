@@ -1,0 +1,110 @@
+public import FerryIO
+public import FerryStore
+
+/// A pipeline file (`Pipelines/*.yml`): the store, its model, and the steps run in order.
+///
+/// ```yaml
+/// store: ../out/demo/catalog.sqlite     # paths are relative to this file
+/// model: catalog.model.yml
+/// steps:
+///   - import:
+///       source: ../SampleData/products.csv
+///       entity: Product
+///       key: sku
+///       relationships:
+///         category: { entity: Category, by: name, createMissing: true }
+///       rejects: ../out/demo/products.rejects.csv
+///   - batchUpdate: { entity: Product, where: "quantity == 0", set: { active: false } }
+///   - batchDelete: { entity: Product, where: "active == NO" }
+///   - export: { entity: Product, sort: sku, to: ../out/demo/products.csv }
+///   - snapshot: { to: ../out/demo/snapshot }
+/// ```
+///
+/// See ``PipelineFileParser`` for every key.
+public struct PipelineFile: Sendable {
+    /// The file's path, as given.
+    public var path: String
+    /// The store file (resolved against the pipeline file's folder).
+    public var store: String
+    /// The model file, resolved; `nil` to use the store's own model.
+    public var model: String?
+    /// Whether the store records persistent history (needed by `sinceLast` exports); on by default.
+    public var recordsHistory = true
+    /// The steps, in order.
+    public var steps: [PipelineStep] = []
+
+    /// An empty pipeline for `store`.
+    public init(path: String, store: String, model: String?) {
+        self.path = path
+        self.store = store
+        self.model = model
+    }
+}
+
+/// One step of a pipeline.
+public struct PipelineStep: Sendable {
+    /// What the step does.
+    public enum Action: Sendable {
+        case importRecords(ImportSpec)
+        case batchUpdate(BatchUpdateStep)
+        case batchDelete(BatchDeleteStep)
+        case export(ExportStep)
+        case snapshot(SnapshotStep)
+    }
+
+    /// The step's name (given, or the kind and entity), unique in the pipeline; the ledger and `--resume` use it.
+    public var name: String
+    /// The line the step starts on.
+    public var line: Int
+    public var action: Action
+
+    /// The kind, as pipeline files spell it.
+    public var kind: String {
+        switch action {
+        case .importRecords: "import"
+        case .batchUpdate: "batchUpdate"
+        case .batchDelete: "batchDelete"
+        case .export: "export"
+        case .snapshot: "snapshot"
+        }
+    }
+}
+
+/// A batch update step: `set` maps attributes to a constant (converted like a field) or, after `=`, an
+/// expression: `price: "= price * 1.1"`, `updated_at: "= now()"`.
+public struct BatchUpdateStep: Sendable {
+    public var entity: String
+    /// A predicate format string; `nil` for every object.
+    public var predicate: String?
+    /// Attribute → value text, in file order.
+    public var set: [(attribute: String, value: String)]
+}
+
+/// A batch delete step: the objects of `entity` matching `predicate`, with the model's delete rules.
+public struct BatchDeleteStep: Sendable, Hashable {
+    public var entity: String
+    /// A predicate format string; `nil` deletes every object of the entity.
+    public var predicate: String?
+}
+
+/// An export step.
+public struct ExportStep: Sendable, Hashable {
+    public var entity: String
+    public var predicate: String?
+    /// Sort keys; `-key` sorts descending.
+    public var sort: [String] = []
+    /// The attributes written, in order; `nil` for every stored attribute.
+    public var fields: [String]?
+    /// The format, or `nil` for the output's extension.
+    public var format: RecordFormat?
+    /// The output file (resolved), or `-`.
+    public var output: String
+    public var fetchBatchSize = 1000
+    /// Export only what changed since the last export of this name.
+    public var sinceLast: String?
+}
+
+/// A snapshot step: a consistent copy of the store, its blobs and a manifest, in `output`.
+public struct SnapshotStep: Sendable, Hashable {
+    public var output: String
+}

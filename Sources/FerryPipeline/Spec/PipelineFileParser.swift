@@ -1,0 +1,183 @@
+import FerryIO
+import FerryStore
+import Foundation
+import Yams
+
+/// Reads a pipeline file into a ``PipelineFile``, gathering every problem of form with its line and key path.
+///
+/// Top level: `store` (required), `model`, `history` (true/false), `steps` (a list; each item has exactly one of
+/// `import`, `batchUpdate`, `batchDelete`, `export`, `snapshot`). Relative paths are relative to the pipeline
+/// file's folder. The keys of each step are listed in ``importKeys`` and the other `…Keys`.
+public struct PipelineFileParser {
+    static let topKeys = ["store", "model", "history", "steps"]
+    static let stepKinds = ["import", "batchUpdate", "batchDelete", "export", "snapshot"]
+    static let importKeys = [
+        "name", "source", "format", "delimiter", "header", "null", "lenient", "flatten", "entity", "key", "fields",
+        "relationships", "blobs", "constants", "trim", "booleans", "dateFormats", "arraySeparator", "mode",
+        "mergePolicy", "chunkSize", "rejects", "maxRejects", "fullSync",
+    ]
+    static let batchUpdateKeys = ["name", "entity", "where", "set"]
+    static let batchDeleteKeys = ["name", "entity", "where"]
+    static let exportKeys = [
+        "name", "entity", "where", "sort", "fields", "format", "to", "fetchBatchSize", "sinceLast",
+    ]
+    static let snapshotKeys = ["name", "to"]
+
+    var reader: YAMLReader
+    /// The folder relative paths start from.
+    let folder: URL
+
+    /// Parses the pipeline file at `path`.
+    ///
+    /// - Throws: ``PipelineFileError`` with every problem found; ``PipelineError`` `.inputMissing` when the file
+    ///   cannot be read.
+    public static func parse(contentsOf path: String) throws -> PipelineFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PipelineError(.inputMissing, "cannot read the pipeline file \(path)")
+        }
+        return try parse(yaml: String(decoding: data, as: UTF8.self), path: path)
+    }
+
+    /// Parses pipeline YAML; `path` names it in messages and anchors relative paths.
+    ///
+    /// - Throws: ``PipelineFileError``.
+    public static func parse(yaml: String, path: String) throws -> PipelineFile {
+        var parser = PipelineFileParser(
+            reader: YAMLReader(file: path), folder: URL(fileURLWithPath: path).deletingLastPathComponent())
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch {
+            throw PipelineFileError(issues: [
+                PipelineIssue(file: path, line: nil, keyPath: "", message: "not valid YAML: \(error)")
+            ])
+        }
+        let file = parser.parse(root, path: path)
+        guard parser.reader.issues.isEmpty, let file else {
+            throw PipelineFileError(issues: parser.reader.issues)
+        }
+        return file
+    }
+
+    private mutating func parse(_ root: Node?, path: String) -> PipelineFile? {
+        guard let root, let top = reader.mapping(root, "", allowed: Self.topKeys) else {
+            if root == nil { reader.report(nil, "", "the pipeline file is empty; expected store: and steps:") }
+            return nil
+        }
+        let fields = Dictionary(top.map { ($0.key, $0.value) }) { first, _ in first }
+        guard let storeNode = fields["store"], let store = reader.string(storeNode, "store") else {
+            if fields["store"] == nil { reader.report(root, "store", "missing: the store file the steps work on") }
+            return nil
+        }
+        var file = PipelineFile(
+            path: path, store: resolve(store),
+            model: fields["model"].flatMap { reader.string($0, "model") }.map(resolve))
+        if let node = fields["history"] { file.recordsHistory = reader.bool(node, "history") ?? true }
+        guard let stepsNode = fields["steps"], case .sequence(let steps) = stepsNode, !steps.isEmpty else {
+            reader.report(fields["steps"] ?? root, "steps", "expected a list of steps (- import: …)")
+            return nil
+        }
+        var names: Set<String> = []
+        for (index, node) in steps.enumerated() {
+            let keyPath = "steps[\(index)]"
+            guard let pairs = reader.mapping(node, keyPath, allowed: Self.stepKinds) else { continue }
+            guard pairs.count == 1, let pair = pairs.first else {
+                reader.report(node, keyPath, "each step has exactly one of \(YAMLReader.list(Self.stepKinds))")
+                continue
+            }
+            guard let step = parseStep(pair.key, pair.value, keyPath: YAMLReader.join(keyPath, pair.key)) else {
+                continue
+            }
+            if !names.insert(step.name).inserted {
+                reader.report(node, keyPath, "another step is named '\(step.name)'; give this one a name: of its own")
+            }
+            file.steps.append(step)
+        }
+        return file
+    }
+
+    private mutating func parseStep(_ kind: String, _ node: Node, keyPath: String) -> PipelineStep? {
+        let line = node.mark?.line ?? 0
+        switch kind {
+        case "import":
+            guard let fields = fields(node, keyPath, Self.importKeys) else { return nil }
+            guard let spec = parseImport(fields, node: node, keyPath: keyPath) else { return nil }
+            let name = fields["name"].flatMap { reader.string($0, keyPath + ".name") } ?? "import \(spec.entity)"
+            return PipelineStep(name: name, line: line, action: .importRecords(spec))
+        case "batchUpdate":
+            guard let fields = fields(node, keyPath, Self.batchUpdateKeys),
+                let entity = required(fields, "entity", node, keyPath)
+            else { return nil }
+            var set: [(attribute: String, value: String)] = []
+            if let setNode = fields["set"], let pairs = reader.mapping(setNode, keyPath + ".set") {
+                for pair in pairs {
+                    if let value = reader.string(pair.value, keyPath + ".set." + pair.key) {
+                        set.append((pair.key, value))
+                    }
+                }
+            }
+            if set.isEmpty { reader.report(node, keyPath + ".set", "missing: attribute: value pairs to set") }
+            let step = BatchUpdateStep(
+                entity: entity, predicate: fields["where"].flatMap { reader.string($0, keyPath + ".where") }, set: set)
+            let name = fields["name"].flatMap { reader.string($0, keyPath + ".name") } ?? "batchUpdate \(entity)"
+            return PipelineStep(name: name, line: line, action: .batchUpdate(step))
+        case "batchDelete":
+            guard let fields = fields(node, keyPath, Self.batchDeleteKeys),
+                let entity = required(fields, "entity", node, keyPath)
+            else { return nil }
+            let step = BatchDeleteStep(
+                entity: entity, predicate: fields["where"].flatMap { reader.string($0, keyPath + ".where") })
+            let name = fields["name"].flatMap { reader.string($0, keyPath + ".name") } ?? "batchDelete \(entity)"
+            return PipelineStep(name: name, line: line, action: .batchDelete(step))
+        case "export":
+            guard let fields = fields(node, keyPath, Self.exportKeys),
+                let entity = required(fields, "entity", node, keyPath), let to = required(fields, "to", node, keyPath)
+            else { return nil }
+            var step = ExportStep(entity: entity, output: to == "-" ? "-" : resolve(to))
+            step.predicate = fields["where"].flatMap { reader.string($0, keyPath + ".where") }
+            step.sort = fields["sort"].flatMap { reader.strings($0, keyPath + ".sort") } ?? []
+            step.fields = fields["fields"].flatMap { reader.strings($0, keyPath + ".fields") }
+            step.format = fields["format"].flatMap { format($0, keyPath + ".format") }
+            if let node = fields["fetchBatchSize"] {
+                step.fetchBatchSize = reader.int(node, keyPath + ".fetchBatchSize", minimum: 1) ?? 1000
+            }
+            step.sinceLast = fields["sinceLast"].flatMap { reader.string($0, keyPath + ".sinceLast") }
+            if step.format == nil && step.output != "-" && RecordFormat(inferringFrom: step.output) == nil {
+                reader.report(
+                    node, keyPath + ".to", "cannot tell the format from '\(to)'; add format: csv|tsv|ndjson|json")
+            }
+            let name = fields["name"].flatMap { reader.string($0, keyPath + ".name") } ?? "export \(entity)"
+            return PipelineStep(name: name, line: line, action: .export(step))
+        default:
+            guard let fields = fields(node, keyPath, Self.snapshotKeys), let to = required(fields, "to", node, keyPath)
+            else { return nil }
+            let name = fields["name"].flatMap { reader.string($0, keyPath + ".name") } ?? "snapshot"
+            return PipelineStep(name: name, line: line, action: .snapshot(SnapshotStep(output: resolve(to))))
+        }
+    }
+
+    // MARK: Helpers
+
+    mutating func fields(_ node: Node, _ keyPath: String, _ allowed: [String]) -> [String: Node]? {
+        guard let pairs = reader.mapping(node, keyPath, allowed: allowed) else { return nil }
+        return Dictionary(pairs.map { ($0.key, $0.value) }) { first, _ in first }
+    }
+
+    mutating func required(_ fields: [String: Node], _ key: String, _ node: Node, _ keyPath: String) -> String? {
+        guard let value = fields[key] else {
+            reader.report(node, YAMLReader.join(keyPath, key), "missing")
+            return nil
+        }
+        return reader.string(value, YAMLReader.join(keyPath, key))
+    }
+
+    mutating func format(_ node: Node, _ keyPath: String) -> RecordFormat? {
+        reader.choice(node, keyPath, RecordFormat.allCases.map { ($0.rawValue, $0) })
+    }
+
+    /// `path` relative to the pipeline file's folder (absolute paths and `-` as they are).
+    func resolve(_ path: String) -> String {
+        if path == "-" || path.hasPrefix("/") { return path }
+        return folder.appendingPathComponent(path).standardizedFileURL.path
+    }
+}

@@ -1,0 +1,41 @@
+/// One problem in a pipeline file: where it is (file, line, key path) and what would be valid.
+public struct PipelineIssue: Sendable, Hashable, CustomStringConvertible {
+    /// The pipeline file.
+    public var file: String
+    /// The line, from 1, when known.
+    public var line: Int?
+    /// The key path, such as `steps[2].import.mergePolicy`.
+    public var keyPath: String
+    /// What is wrong and what would be valid.
+    public var message: String
+
+    /// An issue at `keyPath` of `file`.
+    public init(file: String, line: Int?, keyPath: String, message: String) {
+        self.file = file
+        self.line = line
+        self.keyPath = keyPath
+        self.message = message
+    }
+
+    /// `Pipelines/demo.yml:12: steps[1].import.mode: expected context or batch, found 'fast'`.
+    public var description: String {
+        "\(file)\(line.map { ":\($0)" } ?? ""): \(keyPath.isEmpty ? "" : keyPath + ": ")\(message)"
+    }
+}
+
+/// A pipeline file that cannot run, with every problem found (exit 78).
+public struct PipelineFileError: Error, Sendable, CustomStringConvertible {
+    /// The problems, in file order.
+    public var issues: [PipelineIssue]
+
+    /// An error gathering `issues`.
+    public init(issues: [PipelineIssue]) {
+        self.issues = issues
+    }
+
+    public var description: String {
+        issues.count == 1
+            ? issues[0].description
+            : "\(issues.count) problems:\n" + issues.map { "  " + $0.description }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,147 @@
+public import ArgumentParser
+import FerryIO
+public import FerryPipeline
+import FerryStore
+import Foundation
+
+/// `ferry import FILE... --store PATH --entity NAME`: an ad-hoc import, the same engine as a pipeline's import
+/// step.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import CSV/TSV/NDJSON/JSON records into an entity of a store, in chunks.",
+        discussion: """
+            Every record read is inserted, updated, unchanged or rejected; read = inserted + updated + \
+            unchanged + rejected. Rejected records go to --rejects (in the input's format, with _reason, _file, \
+            _record and _line) and to the store's ledger. Each chunk commits with its checkpoint: a killed run \
+            leaves exactly its committed chunks, and --resume continues after them. Re-running the same input \
+            changes nothing.
+
+            Columns map to attributes of the same name. Without --model, an existing store's own model is used; \
+            a new store gets a model inferred from the first records (an identifier such as 00123 stays text).
+
+            Merge policies (what a record whose key is stored does): store-trump (default) keeps the stored row; \
+            object-trump updates the attributes the record gives; error fails the import.
+
+            Examples:
+              ferry import SampleData/products.csv --store catalog.sqlite --model Pipelines/catalog.model.yml \\
+                  --entity Product --key sku --rejects rejects.csv
+              ferry import updates.ndjson --store catalog.sqlite --entity Product --merge-policy object-trump
+              ferry import people.csv --store people.sqlite --entity Person --key id --json
+            """
+    )
+
+    @Argument(help: "Input files, or - for standard input.")
+    var files: [String]
+
+    @Option(help: "The store file (created if missing).")
+    var store: String
+
+    @Option(help: "The entity the records become.")
+    var entity: String
+
+    @Option(help: "A model file (YAML); default: the store's own model, or one inferred for a new store.")
+    var model: String?
+
+    @Option(help: "The key attribute(s), comma-separated: a uniqueness constraint (default: the entity's first).")
+    var key: String?
+
+    @Option(help: "The input format: csv, tsv, ndjson or json (default: from each file's extension).")
+    var format: RecordFormat?
+
+    @OptionGroup var read: ReadOptions
+
+    @Option(help: "context (managed objects, validation and callbacks) or batch (direct to the store).")
+    var mode: ImportSpec.Mode = .batch
+
+    @Option(help: "error, store-trump, object-trump, overwrite or rollback.")
+    var mergePolicy: MergePolicyName = .storeTrump
+
+    @Option(help: "Records per chunk (and per transaction).")
+    var chunk: Int = 10_000
+
+    @Option(help: "Write rejected records to this file (its extension gives the format).")
+    var rejects: String?
+
+    @Option(help: "Fail (exit 65) once more than this many records are rejected.")
+    var maxRejects: Int?
+
+    @Flag(help: "Continue the last unfinished import of these files into this entity after its last chunk.")
+    var resume = false
+
+    @Flag(help: "Print the report as JSON on standard output.")
+    var json = false
+
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        guard chunk > 0 else { throw ValidationError("--chunk must be at least 1.") }
+        if let maxRejects, maxRejects < 0 { throw ValidationError("--max-rejects cannot be negative.") }
+        for file in files where file != "-" {
+            _ = try resolveFormat(format, path: file, option: "--format")
+        }
+    }
+
+    func run() async throws {
+        let logger = logging.bootstrap()
+        let stop = SignalStop.install()
+        let result = try await reportingFailures { () async throws -> ImportResult in
+            let lock = try StoreLock(storePath: store)
+            defer { withExtendedLifetime(lock) {} }
+            var spec = ImportSpec(entity: entity, sources: files)
+            spec.format = format
+            if let format {
+                spec.dialect = try read.dialect(for: format)
+            } else if let first = files.first,
+                let inferred = RecordFormat(inferringFrom: first)
+            {
+                spec.dialect = try read.dialect(for: inferred)
+            }
+            spec.jsonOptions = JSONReaderOptions(flattensNestedObjects: read.flatten)
+            spec.keys =
+                key.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } } ?? []
+            spec.mode = mode
+            spec.mergePolicy = mergePolicy.policy
+            spec.chunkSize = chunk
+            spec.rejectsPath = rejects
+            spec.maxRejects = maxRejects.map { .count($0) }
+            let container = try await StoreOpening.container(
+                storePath: store, modelPath: model,
+                inferred: { try ModelInference.model(entity: entity, keys: spec.keys, spec: spec) }, logger: logger)
+            let progress = ProgressLine(inputPath: files.first ?? "-")
+            defer { progress.clear() }
+            let quiet = logging.quiet
+            return try await Importer(container: container, logger: logger).run(
+                spec, name: "import \(entity) " + files.joined(separator: " "), resume: resume, stop: stop
+            ) { update in
+                if !quiet { progress.update(records: update.counts.read, bytesRead: update.bytesRead) }
+            }
+        }
+        if json {
+            print(try RunReport.json(result))
+        } else if !logging.quiet {
+            printError(RunReport.summary(result))
+        }
+    }
+}
+
+/// The `--merge-policy` spellings.
+enum MergePolicyName: String, ExpressibleByArgument, CaseIterable {
+    case error
+    case storeTrump = "store-trump"
+    case objectTrump = "object-trump"
+    case overwrite
+    case rollback
+
+    var policy: MergePolicy {
+        switch self {
+        case .error: .error
+        case .storeTrump: .mergeByPropertyStoreTrump
+        case .objectTrump: .mergeByPropertyObjectTrump
+        case .overwrite: .overwrite
+        case .rollback: .rollback
+        }
+    }
+}
+
+extension ImportSpec.Mode: ExpressibleByArgument {}

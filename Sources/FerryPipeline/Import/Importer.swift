@@ -43,16 +43,18 @@ public struct Importer: Sendable {
         let started = ContinuousClock.now
         let store = container.persistentStore
         let ledger = try await RunLedger(store: store)
-        let inputs = try spec.sources.map(Self.digest)
         var resumeAt: Checkpoint?
         var counts = StepCounts()
-        var priorRuns: [Int64] = []
+        var resumed: RunLedger.Run?
         if resume {
             guard let previous = try await ledger.resumableRun(of: name) else {
                 throw PipelineError(
                     .cannotResume, "nothing to resume: the latest run of '\(name)' finished (or there is none)")
             }
-            guard previous.inputs.map(\.sha256) == inputs.map(\.sha256) else {
+            let current = try spec.sources.map(Self.digest)
+            if previous.inputs.isEmpty {
+                logger.warning("run \(previous.id) recorded no input digests; cannot check the inputs are unchanged")
+            } else if previous.inputs.map(\.sha256) != current.map(\.sha256) {
                 throw PipelineError(
                     .cannotResume,
                     "the inputs changed since run \(previous.id) of '\(name)' (their SHA-256 differ); run without "
@@ -60,12 +62,21 @@ public struct Importer: Sendable {
             }
             resumeAt = previous.checkpoint
             counts = previous.counts
-            priorRuns = [previous.id]
+            resumed = previous
             logger.info(
                 "resuming run \(previous.id) of \(name) at input \((resumeAt?.input ?? 0) + 1), record \((resumeAt?.records ?? 0) + 1)"
             )
         }
-        let run = try await ledger.start(pipeline: name, inputs: inputs)
+        let run = try await ledger.start(pipeline: name, resuming: resumed?.id)
+        let priorRuns = resumed.map { [$0.id] + $0.resumedRuns } ?? []
+        // The inputs' SHA-256 takes a pass over each file: it runs beside the import and is recorded as soon as
+        // it is known, so a resume after a crash can check the inputs did not change.
+        let sources = spec.sources
+        let digests = Task.detached {
+            let digests = try sources.map(Self.digest)
+            try await ledger.record(inputs: digests, of: run)
+            return digests
+        }
         let plan = try ImportPlan(
             spec: spec, model: container.model, inputColumns: try Self.header(of: spec, at: resumeAt)
         ).withConstants(runID: run, runTime: Date().timeIntervalSince1970)
@@ -116,18 +127,20 @@ public struct Importer: Sendable {
             status = .succeeded
         } catch {
             let seconds = (ContinuousClock.now - started).seconds
+            _ = try? await digests.value
             try? await ledger.finish(run: run, status: status, counts: counts, seconds: seconds)
             _ = try? await writeRejects(
                 spec, ledger: ledger, runs: priorRuns + [run], columns: producer.firstColumnNames)
             throw error
         }
+        let inputs = try await digests.value
         let seconds = (ContinuousClock.now - started).seconds
         try await ledger.finish(run: run, status: .succeeded, counts: counts, seconds: seconds)
         let rejectsPath = try await writeRejects(
             spec, ledger: ledger, runs: priorRuns + [run], columns: producer.firstColumnNames)
         return ImportResult(
             run: run, entity: spec.entity, counts: counts, seconds: seconds, rejectsPath: rejectsPath, inputs: inputs,
-            resumed: resume)
+            resumed: resumed != nil)
     }
 
     private static func tooManyRejects(_ rejected: Int, of read: Int, _ limit: RejectLimit) -> PipelineError {

@@ -27,6 +27,8 @@ public struct RunLedger: Sendable {
         public var inputs: [InputDigest]
         public var seconds: Double?
         public var pid: Int32
+        /// The runs this one continued (`--resume`), nearest first.
+        public var resumedRuns: [Int64] = []
     }
 
     let store: PersistentStore
@@ -42,7 +44,7 @@ public struct RunLedger: Sendable {
                 CREATE TABLE IF NOT EXISTS ferry_runs (
                     id INTEGER PRIMARY KEY, pipeline TEXT NOT NULL, status TEXT NOT NULL, pid INTEGER NOT NULL,
                     started_at TEXT NOT NULL, finished_at TEXT, seconds REAL, inputs TEXT NOT NULL DEFAULT '[]',
-                    counts TEXT NOT NULL DEFAULT '{}', checkpoint TEXT)
+                    counts TEXT NOT NULL DEFAULT '{}', checkpoint TEXT, resumes INTEGER)
                 """)
             try connection.execute(
                 """
@@ -54,18 +56,17 @@ public struct RunLedger: Sendable {
         }
     }
 
-    /// Records a new run of `pipeline` and returns its number.
+    /// Records a new run of `pipeline` and returns its number (its inputs are recorded when it finishes).
     ///
     /// - Throws: ``StoreError`` when SQLite fails.
-    public func start(pipeline: String, inputs: [InputDigest]) async throws -> Int64 {
-        let inputsJSON = Self.json(inputs)
+    public func start(pipeline: String, resuming previous: Int64? = nil) async throws -> Int64 {
         let pid = getpid()
         let now = Self.timestamp()
         return try await Self.write(store, "starting a run") { connection in
             let insert = try connection.prepare(
-                "INSERT INTO ferry_runs (pipeline, status, pid, started_at, inputs) VALUES (?, 'running', ?, ?, ?) "
+                "INSERT INTO ferry_runs (pipeline, status, pid, started_at, resumes) VALUES (?, 'running', ?, ?, ?) "
                     + "RETURNING id")
-            try insert.bind([.text(pipeline), .integer(Int64(pid)), .text(now), .text(inputsJSON)])
+            try insert.bind([.text(pipeline), .integer(Int64(pid)), .text(now), previous.map { .integer($0) } ?? .null])
             return try insert.fetchOne()?[0].integer ?? 0
         }
     }
@@ -87,8 +88,11 @@ public struct RunLedger: Sendable {
     public func runs(pipeline: String? = nil, limit: Int = 20) async throws -> [Run] {
         try await Self.write(store, "reading the run ledger") { connection in
             let select = try connection.prepare(
-                "SELECT id, pipeline, status, started_at, finished_at, counts, checkpoint, inputs, seconds, pid "
-                    + "FROM ferry_runs WHERE ?1 IS NULL OR pipeline = ?1 ORDER BY id DESC LIMIT ?2")
+                "SELECT id, pipeline, status, started_at, finished_at, counts, checkpoint, inputs, seconds, pid, "
+                    + "(WITH RECURSIVE chain(id) AS (SELECT r.resumes UNION ALL SELECT p.resumes FROM ferry_runs p "
+                    + "JOIN chain ON p.id = chain.id WHERE p.resumes IS NOT NULL) SELECT group_concat(id) FROM chain "
+                    + "WHERE id IS NOT NULL) FROM ferry_runs r WHERE ?1 IS NULL OR pipeline = ?1 ORDER BY id DESC LIMIT ?2"
+            )
             try select.bind([pipeline.map { .text($0) } ?? .null, .integer(Int64(limit))])
             return try select.fetchAll().map { row in
                 Run(
@@ -96,7 +100,8 @@ public struct RunLedger: Sendable {
                     status: Status(rawValue: row[2].text ?? "") ?? .failed, startedAt: row[3].text ?? "",
                     finishedAt: row[4].text, counts: Self.decode(row[5].text) ?? StepCounts(),
                     checkpoint: Self.decode(row[6].text), inputs: Self.decode(row[7].text) ?? [],
-                    seconds: row[8].real, pid: Int32(row[9].integer ?? 0))
+                    seconds: row[8].real, pid: Int32(row[9].integer ?? 0),
+                    resumedRuns: (row[10].text ?? "").split(separator: ",").compactMap { Int64($0) })
             }
         }
     }
@@ -135,6 +140,18 @@ public struct RunLedger: Sendable {
             let update = try connection.prepare(
                 "UPDATE ferry_runs SET status = ?, finished_at = ?, seconds = ?, counts = ? WHERE id = ?")
             try update.bind([.text(status.rawValue), .text(now), .real(seconds), .text(countsJSON), .integer(run)])
+            try update.run()
+        }
+    }
+
+    /// Records the inputs of `run` (their digests are computed while it runs).
+    ///
+    /// - Throws: ``StoreError`` when SQLite fails.
+    public func record(inputs: [InputDigest], of run: Int64) async throws {
+        let inputsJSON = Self.json(inputs)
+        try await Self.write(store, "recording the inputs") { connection in
+            let update = try connection.prepare("UPDATE ferry_runs SET inputs = ? WHERE id = ?")
+            try update.bind([.text(inputsJSON), .integer(run)])
             try update.run()
         }
     }

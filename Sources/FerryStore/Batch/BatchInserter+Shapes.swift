@@ -44,7 +44,10 @@ extension BatchInserter {
                     + " WHERE " + changed.joined(separator: " OR ")
             }
         }
-        sql += " RETURNING " + ["_pk", "_opt", "_ent"].map(SQL.identifier).joined(separator: ", ")
+        if action == .update {
+            // An upsert's row may be new or updated: RETURNING tells which, and the stored row's key.
+            sql += " RETURNING " + ["_pk", "_opt", "_ent"].map(SQL.identifier).joined(separator: ", ")
+        }
         let statement = try connection.prepare(sql)
         for (offset, attribute) in defaulted.enumerated() {
             try statement.bind(attribute.defaultValue, as: attribute.type, at: names.count + offset + 1)

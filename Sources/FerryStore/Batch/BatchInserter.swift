@@ -5,9 +5,11 @@ import Foundation
 ///
 /// Each distinct list of attributes a row gives is one INSERT *shape*, prepared once and bound row by row; the
 /// defaults of the attributes a shape leaves out are bound once, when it is prepared (bindings survive a reset).
-/// Every INSERT ends with `RETURNING _pk, _opt, _ent`: `_opt` is 1 for a new row and above 1 for a row an upsert
-/// updated, and a row the store kept (insert-or-ignore) returns nothing. So the counts, object IDs and the result's
-/// ``BatchInsertResult/changes`` come from the statement itself, without a SELECT per row.
+/// An upsert ends with `RETURNING _pk, _opt, _ent`: `_opt` is 1 for a new row and above 1 for a row it updated, and
+/// a row it left alone returns nothing. A plain or insert-or-ignore INSERT has no RETURNING (SQLite runs one
+/// through an ephemeral table per execution): `changes` tells whether the row went in, and its key is the one the
+/// inserter bound (or SQLite's last rowid). So the counts, object IDs and the result's
+/// ``BatchInsertResult/changes`` come without a SELECT per row.
 ///
 /// Conflict handling comes from ``MergePolicy/batchInsertConflictAction``:
 /// - `.fail`: a plain INSERT; a collision (with a stored row or an earlier row of the request) fails the request.
@@ -227,35 +229,49 @@ struct BatchInserter {
         if let parameter = shape.primaryKeyParameter, let key = nextPrimaryKey {
             try statement.bind(key, at: parameter)
         }
+        guard action == .update else {
+            // Without RETURNING (which SQLite runs through an ephemeral table per execution): a new row's key is
+            // the one bound here or SQLite's last rowid; an ignored row changes nothing.
+            _ = try statement.step()
+            guard connection.changes == 1 else { return }
+            try count(
+                primaryKey: nextPrimaryKey ?? connection.lastInsertRowID, version: 1, ent: mapping.entityID, shape)
+            return
+        }
         while try statement.step() {
-            let primaryKey = statement.int64(at: 0)
-            if statement.int64(at: 1) == 1 {
-                if let key = nextPrimaryKey, primaryKey == key { nextPrimaryKey = key + 1 }
-                if let missing = shape.omittedMandatory.first {
-                    throw StoreError(
-                        .missingMandatoryProperty,
-                        "batch insert into \(mapping.entity): row \(rowNumber) gives no value for the non-optional "
-                            + "attribute '\(missing)', which has no default")
-                }
-                insertedCount += 1
-                insertedKeys.append(primaryKey, ent: Int(statement.int64(at: 2)))
+            try count(
+                primaryKey: statement.int64(at: 0), version: statement.int64(at: 1), ent: Int(statement.int64(at: 2)),
+                shape)
+        }
+    }
+
+    /// Counts one row the INSERT wrote: new (`version` 1) or updated by the upsert.
+    private mutating func count(primaryKey: Int64, version: Int64, ent: Int, _ shape: Shape) throws {
+        if version == 1 {
+            if let key = nextPrimaryKey, primaryKey == key { nextPrimaryKey = key + 1 }
+            if let missing = shape.omittedMandatory.first {
+                throw StoreError(
+                    .missingMandatoryProperty,
+                    "batch insert into \(mapping.entity): row \(rowNumber) gives no value for the non-optional "
+                        + "attribute '\(missing)', which has no default")
+            }
+            insertedCount += 1
+            insertedKeys.append(primaryKey, ent: ent)
+        } else {
+            updatedCount += 1
+            updatedKeys.append(primaryKey, ent: ent)
+        }
+        if let history {
+            if version == 1 {
+                // With keys chosen here, the new rows are recorded together at the end.
+                if firstPrimaryKey == nil { try history.recordInsert(ent: ent, primaryKey: primaryKey) }
             } else {
-                updatedCount += 1
-                updatedKeys.append(primaryKey, ent: Int(statement.int64(at: 2)))
+                try history.recordUpdate(ent: ent, primaryKey: primaryKey, properties: shape.historyProperties)
             }
-            if let history {
-                let ent = Int(statement.int64(at: 2))
-                if statement.int64(at: 1) == 1 {
-                    // With keys chosen here, the new rows are recorded together at the end.
-                    if firstPrimaryKey == nil { try history.recordInsert(ent: ent, primaryKey: primaryKey) }
-                } else {
-                    try history.recordUpdate(ent: ent, primaryKey: primaryKey, properties: shape.historyProperties)
-                }
-            }
-            if collectsObjectIDs && seenPrimaryKeys.insert(primaryKey).inserted {
-                let entity = schema.entityNames[Int(statement.int64(at: 2))] ?? mapping.entity
-                objectIDs.append(ObjectID(entityName: entity, primaryKey: primaryKey, storeIdentifier: storeIdentifier))
-            }
+        }
+        if collectsObjectIDs && seenPrimaryKeys.insert(primaryKey).inserted {
+            let entity = schema.entityNames[ent] ?? mapping.entity
+            objectIDs.append(ObjectID(entityName: entity, primaryKey: primaryKey, storeIdentifier: storeIdentifier))
         }
     }
 }

@@ -10,9 +10,14 @@ enum StoreOpening {
     /// - Throws: ``ModelError`` for a bad model file; ``StoreError`` (`.fileNotFound` when the store does not exist
     ///   and no model was given).
     static func container(
-        storePath: String, modelPath: String?, inferred: (() throws -> ManagedObjectModel)? = nil, logger: Logger
+        storePath: String, modelPath: String?, recordsHistory: Bool = true,
+        inferred: (() throws -> ManagedObjectModel)? = nil, logger: Logger
     ) async throws -> PersistentContainer {
-        let description = PersistentStoreDescription(path: storePath)
+        var description = PersistentStoreDescription(path: storePath)
+        // Bulk runs touch index pages all over the file (keys arrive in any order): a 64 MiB page cache, as the
+        // C reference uses, keeps them in memory instead of re-reading them.
+        description.cacheSizeKiB = 64 * 1024
+        description.recordsHistory = recordsHistory
         let name = URL(fileURLWithPath: storePath).deletingPathExtension().lastPathComponent
         let container: PersistentContainer
         if let modelPath {

@@ -1,0 +1,61 @@
+import FerryIO
+import FerryPipeline
+import FerrySQLite
+import FerryStore
+import Foundation
+import Testing
+
+/// The importer in context mode: managed objects, validation, merge policies, and the same counts as batch mode.
+struct ImporterContextTests {
+    @Test func contextModeStoresAndRejectsWhatBatchModeDoes() async throws {
+        let context = try await ImportFixture()
+        let batch = try await ImportFixture()
+        let viaContext = try await context.importProducts([try context.file("p.csv", ImportFixture.products)]) {
+            $0.mode = .context
+        }
+        let viaBatch = try await batch.importProducts([try batch.file("p.csv", ImportFixture.products)])
+
+        #expect(viaContext.counts == viaBatch.counts)
+        let query =
+            "SELECT p.sku, p.name, p.price, p.quantity, p.active, p.created_at, c.name, c.productCount FROM Product p "
+            + "JOIN Category c ON c._pk = p.category ORDER BY p.sku"
+        #expect(try context.rows(query) == batch.rows(query))
+    }
+
+    @Test func aStoredKeyIsKeptUnderStoreTrumpAndUpdatedUnderObjectTrump() async throws {
+        let fixture = try await ImportFixture()
+        _ = try await fixture.importProducts([try fixture.file("p.csv", ImportFixture.products)]) { $0.mode = .context }
+        let changed = try fixture.file(
+            "changed.csv", "sku,name,price\nSKU-1,Espresso,30.00\nSKU-2,Sencha,8.75\nSKU-7,Muffin,2.50\n")
+
+        let kept = try await fixture.importProducts([changed]) {
+            $0.mode = .context
+            $0.relationships = []
+        }
+        #expect(kept.counts.inserted == 1 && kept.counts.unchanged == 2 && kept.counts.updated == 0)
+        #expect(try fixture.rows("SELECT price FROM Product WHERE sku = 'SKU-1'") == [[.text("24.9")]])
+
+        let updated = try await fixture.importProducts([changed]) {
+            $0.mode = .context
+            $0.relationships = []
+            $0.mergePolicy = .mergeByPropertyObjectTrump
+        }
+        #expect(updated.counts.updated == 1 && updated.counts.unchanged == 2 && updated.counts.inserted == 0)
+        #expect(
+            try fixture.rows("SELECT price, _opt FROM Product WHERE sku = 'SKU-1'") == [[.text("30"), .integer(2)]])
+    }
+
+    @Test func underTheErrorPolicyAStoredKeyFailsTheStep() async throws {
+        let fixture = try await ImportFixture()
+        let input = try fixture.file("p.csv", ImportFixture.products)
+        _ = try await fixture.importProducts([input]) { $0.mode = .context }
+        let error = await #expect(throws: PipelineError.self) {
+            try await fixture.importProducts([input]) {
+                $0.mode = .context
+                $0.mergePolicy = .error
+            }
+        }
+        #expect(error?.code == .conflict)
+        #expect(error?.message.contains("SKU-1") == true)
+    }
+}

@@ -1,0 +1,89 @@
+import FerryIO
+import FerryPipeline
+import FerrySQLite
+import FerryStore
+import Foundation
+import Testing
+
+/// Stopping at a chunk boundary and resuming: nothing partial, nothing twice, the same end state.
+struct ImporterResumeTests {
+    private static func products(_ count: Int) -> String {
+        var text = "sku,name,category,price,quantity,active,created_at\n"
+        for number in 1...count {
+            let price = number % 7 == 0 ? "oops" : "\(number).50"
+            text += "SKU-\(number),Product \(number),Shelf \(number % 3),\(price),\(number),true,2026-01-01\n"
+        }
+        return text
+    }
+
+    @Test(arguments: [ImportSpec.Mode.batch, .context])
+    func aStoppedRunResumesToTheStateOfAnUninterruptedOne(mode: ImportSpec.Mode) async throws {
+        let interrupted = try await ImportFixture()
+        let straight = try await ImportFixture()
+        let text = Self.products(25)
+        let input = try interrupted.file("products.csv", text)
+        let configure: (inout ImportSpec) -> Void = {
+            $0.mode = mode
+            $0.chunkSize = 4
+            $0.rejectsPath = nil
+        }
+        let expected = try await straight.importProducts([try straight.file("products.csv", text)], configure)
+
+        let stop = StopSignal()
+        var spec = ImportSpec(entity: "Product", sources: [input])
+        spec.relationships = [RelationshipMapping(column: "category", by: "name", createsMissing: true)]
+        configure(&spec)
+        let importer = Importer(container: interrupted.container)
+        let error = await #expect(throws: PipelineError.self) {
+            try await importer.run(spec, name: "products", stop: stop) { progress in
+                if progress.counts.read >= 8 { stop.raise("SIGTERM") }
+            }
+        }
+        #expect(error?.code == .interrupted)
+        // Exactly the committed chunks: two of four records.
+        #expect(try interrupted.rows("SELECT count(*) FROM Product") == [[.integer(7)]])
+
+        let resumed = try await importer.run(spec, name: "products", resume: true)
+
+        #expect(resumed.resumed)
+        #expect(resumed.counts == expected.counts)
+        #expect(resumed.counts.read == 25 && resumed.counts.rejected == 3 && resumed.counts.isBalanced)
+        let query = "SELECT p.sku, p.price, c.name FROM Product p JOIN Category c ON c._pk = p.category ORDER BY p.sku"
+        #expect(try interrupted.rows(query) == straight.rows(query))
+        let ledger = try await RunLedger(store: interrupted.container.persistentStore)
+        let runs = try await ledger.runs(pipeline: "products")
+        #expect(runs.map(\.status) == [.succeeded, .interrupted])
+        #expect(runs.first?.resumedRuns == [runs[1].id])
+        #expect(runs.allSatisfy { $0.inputs.first?.sha256?.count == 64 })
+    }
+
+    @Test func resumingAfterTheInputChangedIsRefused() async throws {
+        let fixture = try await ImportFixture()
+        let input = try fixture.file("products.csv", Self.products(10))
+        let stop = StopSignal()
+        var spec = ImportSpec(entity: "Product", sources: [input])
+        spec.chunkSize = 2
+        spec.relationships = [RelationshipMapping(column: "category", by: "name", createsMissing: true)]
+        let importer = Importer(container: fixture.container)
+        await #expect(throws: PipelineError.self) {
+            try await importer.run(spec, name: "products", stop: stop) { _ in stop.raise("SIGINT") }
+        }
+        _ = try fixture.file("products.csv", Self.products(12))
+
+        let error = await #expect(throws: PipelineError.self) {
+            try await importer.run(spec, name: "products", resume: true)
+        }
+        #expect(error?.code == .cannotResume)
+        #expect(error?.message.contains("SHA-256") == true)
+    }
+
+    @Test func resumingWithNothingUnfinishedIsRefused() async throws {
+        let fixture = try await ImportFixture()
+        let input = try fixture.file("products.csv", Self.products(3))
+        _ = try await fixture.importProducts([input])
+        let error = await #expect(throws: PipelineError.self) {
+            try await fixture.importProducts([input], resume: true)
+        }
+        #expect(error?.code == .cannotResume)
+    }
+}

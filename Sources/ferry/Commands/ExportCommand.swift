@@ -41,7 +41,8 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .customLong("where"), help: "A predicate in Core Data's format syntax, such as \"price > 10\".")
     var predicate: String?
 
-    @Option(help: "Sort keys, comma-separated; - before a key sorts it descending: sku,-price.")
+    @Option(
+        parsing: .unconditional, help: "Sort keys, comma-separated; - before a key sorts it descending: sku,-price.")
     var sort: String?
 
     @Option(help: "The key paths to write, comma-separated (default: every stored attribute).")

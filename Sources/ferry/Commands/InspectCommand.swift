@@ -47,7 +47,7 @@ struct InspectCommand: AsyncParsableCommand {
         for entity in inspection.entities {
             text += "  " + entity.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(entity.rows)\n"
         }
-        text += "\nRuns (latest \(inspection.runs.count))\n"
+        text += "\nRuns (latest first)\n"
         if inspection.runs.isEmpty { text += "  none\n" }
         for run in inspection.runs {
             let counts = run.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")

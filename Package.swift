@@ -88,7 +88,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FerryCLITests",
-            dependencies: ["ferry", "FerryIO", "FerryTestSupport"],
+            dependencies: ["ferry", "FerryIO", "FerryStore", "FerryTestSupport"],
             swiftSettings: strictSettings
         ),
     ],

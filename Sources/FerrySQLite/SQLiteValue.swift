@@ -6,6 +6,11 @@ public enum SQLiteValue: Sendable, Hashable, CustomStringConvertible {
     case text(String)
     case blob([UInt8])
 
+    /// SQLite's five storage classes, without a value (see ``Statement/storageClass(at:)``).
+    public enum StorageClass: Sendable, Hashable {
+        case null, integer, real, text, blob
+    }
+
     /// Whether this is `.null`.
     public var isNull: Bool {
         if case .null = self { return true }

@@ -187,6 +187,26 @@ public final class Statement {
         return try body(UnsafeRawBufferPointer(start: text, count: text == nil ? 0 : count))
     }
 
+    /// Calls `body` with column `index`'s blob bytes, valid only during the call (no copy); empty for NULL.
+    public func withBlobBytes<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
+        -> Result
+    {
+        let bytes = sqlite3_column_blob(handle, Int32(index))
+        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+        return try body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count))
+    }
+
+    /// The storage class of column `index` in the current row.
+    public func storageClass(at index: Int) -> SQLiteValue.StorageClass {
+        switch sqlite3_column_type(handle, Int32(index)) {
+        case SQLITE_INTEGER: .integer
+        case SQLITE_FLOAT: .real
+        case SQLITE_TEXT: .text
+        case SQLITE_BLOB: .blob
+        default: .null
+        }
+    }
+
     /// Column `index` as a value of its storage class.
     public func value(at index: Int) -> SQLiteValue {
         let column = Int32(index)

@@ -42,6 +42,8 @@ func exitCode(for error: any Error) -> ExitCode {
         case .storeLocked: return FerryExitCode.locked
         case .inputMissing: return FerryExitCode.noInput
         case .interrupted: return FerryExitCode.interrupted
+        case .invalidExport: return FerryExitCode.usage
+        case .outputExists: return FerryExitCode.ioError
         default: return FerryExitCode.dataError
         }
     case is ModelError:

@@ -20,6 +20,9 @@ struct Ferry: AsyncParsableCommand {
               130 stopped by SIGINT/SIGTERM at a chunk boundary; `--resume` continues
             """,
         version: "0.1.0",
-        subcommands: [ImportCommand.self, ConvertCommand.self, CountCommand.self]
+        subcommands: [
+            ImportCommand.self, ExportCommand.self, SnapshotCommand.self, InspectCommand.self, HistoryCommand.self,
+            ConvertCommand.self, CountCommand.self,
+        ]
     )
 }

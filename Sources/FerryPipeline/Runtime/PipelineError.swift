@@ -23,6 +23,11 @@ public struct PipelineError: Error, Sendable, CustomStringConvertible {
         public static let syncGuard = Code(rawValue: "syncGuard")
         /// SIGINT or SIGTERM stopped the run at a chunk boundary (exit 130 / 143).
         public static let interrupted = Code(rawValue: "interrupted")
+        /// An export or snapshot was asked for something it cannot do (an empty sort key, an incremental export to
+        /// an unnamed output…): a usage error.
+        public static let invalidExport = Code(rawValue: "invalidExport")
+        /// The output of a snapshot already exists; Ferry never overwrites one.
+        public static let outputExists = Code(rawValue: "outputExists")
     }
 
     /// What went wrong.

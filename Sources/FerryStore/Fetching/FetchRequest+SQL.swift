@@ -54,8 +54,9 @@ extension FetchRequest {
         return (compiled.sql, compiled.bindings)
     }
 
-    /// Compiles the request; see ``query(in:)``.
-    func compile(in schema: StoreSchema) throws -> FetchQuery {
+    /// Compiles the request; see ``query(in:)``. A `restriction` adds a condition of its own (with its bindings, after
+    /// the predicate's) on the entity's rows, such as "changed since a history token".
+    func compile(in schema: StoreSchema, restriction: RowRestriction? = nil) throws -> FetchQuery {
         guard schema.mapping(for: entityName) != nil else {
             throw FetchRequestError(
                 code: .unknownEntity, message: "the model has no entity '\(entityName)'", entityName: entityName)
@@ -66,8 +67,12 @@ extension FetchRequest {
                 message: "fetch of \(entityName): fetchLimit and fetchOffset cannot be negative",
                 entityName: entityName)
         }
-        let predicateSQL = try (predicate ?? .truePredicate).sql(
+        var predicateSQL = try (predicate ?? .truePredicate).sql(
             for: entityName, in: schema, includesSubentities: includesSubentities)
+        if let restriction {
+            predicateSQL.whereClause = "(\(predicateSQL.whereClause)) AND " + restriction.condition(predicateSQL.alias)
+            predicateSQL.bindings += restriction.bindings
+        }
         var resolver = FetchKeyPathResolver(schema: schema, entity: entityName, rootAlias: predicateSQL.alias)
         let pk = FetchKeyPathResolver.column(predicateSQL.alias, "_pk")
         switch resultType {
@@ -229,6 +234,14 @@ extension FetchRequest {
     private func invalid(_ message: String, _ keyPath: String? = nil) -> FetchRequestError {
         FetchRequestError(code: .invalidRequest, message: message, entityName: entityName, keyPath: keyPath)
     }
+}
+
+/// An extra SQL condition on the rows of a fetch's entity, for store-internal readers (see ``ReadSnapshot``).
+struct RowRestriction {
+    /// The condition, given the alias of the entity's table (`t0`); `?` parameters only, no values in the text.
+    var condition: (_ alias: String) -> String
+    /// The values of the condition's parameters, in order.
+    var bindings: [SQLiteValue]
 }
 
 extension AttributeType {

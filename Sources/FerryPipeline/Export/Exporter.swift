@@ -1,0 +1,167 @@
+import FerryIO
+import FerrySQLite
+public import FerryStore
+import Foundation
+public import Logging
+
+/// Streams an entity's objects from one consistent snapshot of a store to a file, and writes its manifest.
+///
+/// The whole export reads inside one read transaction on a read-only connection of its own (SQLite's WAL snapshot
+/// isolation): imports may commit meanwhile, and none of their rows appear in the file, the counts or the history
+/// token. Rows go from SQLite's buffers to the writer one field at a time, so memory does not grow with the export.
+///
+/// ```swift
+/// let result = try await Exporter(store: container.persistentStore).export(spec) { rows in
+///     progress.update(records: rows)
+/// }
+/// print("\(result.rows) rows, sha256 \(result.manifest?.sha256 ?? "-")")
+/// ```
+public struct Exporter: Sendable {
+    /// The store read.
+    public let store: PersistentStore
+    let logger: Logger
+
+    /// An exporter for `store`.
+    public init(store: PersistentStore, logger: Logger = Logger(label: "ferry.export")) {
+        self.store = store
+        self.logger = logger
+    }
+
+    /// What an export did.
+    public struct Result: Sendable, Hashable {
+        /// The rows written.
+        public var rows: Int
+        /// The column names written, in order.
+        public var fields: [String]
+        /// The snapshot's history token.
+        public var historyToken: Int64?
+        /// The manifest written beside the output; `nil` for standard output.
+        public var manifest: ExportManifest?
+        /// For an incremental export: how many deleted objects the manifest lists.
+        public var deleted: Int
+    }
+
+    /// Exports what `spec` says; `progress` is called with the rows written so far after each
+    /// ``ExportSpec/fetchBatchSize`` rows (on the export's own queue; the snapshot stays the same meanwhile).
+    ///
+    /// The output appears only once complete; an incremental export's token moves on only after that.
+    /// - Throws: ``FetchPredicateError`` for a predicate that does not parse or fit the model (with its column),
+    ///   ``FetchRequestError`` for an unknown entity, field or sort key, ``PipelineError`` `.invalidExport`,
+    ///   ``StoreError`` (`.historyNotRecorded` for `sinceLast` on a store without history, `.sqlite`…),
+    ///   ``FerryIOError`` when writing fails.
+    @discardableResult
+    public func export(
+        _ spec: ExportSpec, progress: (@Sendable (_ rows: Int) -> Void)? = nil
+    ) async throws -> Result {
+        guard spec.fetchBatchSize > 0 else {
+            throw PipelineError(.invalidExport, "fetchBatchSize must be positive, not \(spec.fetchBatchSize)")
+        }
+        var fetch = FetchRequest(entityName: spec.entity, resultType: .dictionary)
+        fetch.predicate = try spec.predicate.map { try FetchPredicate(format: $0) }
+        fetch.sortDescriptors = spec.sort
+        fetch.propertiesToFetch = spec.fields
+        if let fields = spec.fields, fields.isEmpty {
+            throw PipelineError(.invalidExport, "an export needs at least one field")
+        }
+        let started = Date()
+        let request = fetch
+        let read = try await store.withReadSnapshot { snapshot in
+            try Self.write(request, spec, from: snapshot, progress: progress)
+        }
+        var manifest: ExportManifest?
+        if spec.writesManifest {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: spec.output)
+            let written = ExportManifest(
+                entity: spec.entity, predicate: spec.predicate, sort: spec.sortText, fields: read.fields,
+                format: spec.format.rawValue, file: URL(fileURLWithPath: spec.output).lastPathComponent,
+                rows: read.rows, bytes: (attributes?[.size] as? Int) ?? 0,
+                sha256: try FileDigest.sha256Hex(ofFileAt: spec.output), historyToken: read.historyToken,
+                runs: read.runs, createdAt: ISO8601Text.string(seconds: started.timeIntervalSince1970.rounded(.down)),
+                sinceLast: spec.sinceLast.map { .init(name: $0, previousToken: read.previousToken) },
+                deleted: spec.sinceLast == nil ? nil : read.deleted)
+            try ManifestJSON.write(written.jsonText, to: spec.manifestPath)
+            manifest = written
+        }
+        if let name = spec.sinceLast {
+            try await ExportTokens(store: store).record(name: name, token: read.historyToken ?? 0, rows: read.rows)
+        }
+        logger.info(
+            "exported \(read.rows) rows of \(spec.entity)",
+            metadata: ["output": "\(spec.output)", "seconds": "\(Date().timeIntervalSince(started))"])
+        return Result(
+            rows: read.rows, fields: read.fields, historyToken: read.historyToken, manifest: manifest,
+            deleted: read.deleted.count)
+    }
+
+    /// What the snapshot gave.
+    private struct SnapshotRead: Sendable {
+        var rows: Int
+        var fields: [String]
+        var historyToken: Int64?
+        var previousToken: Int64?
+        var runs: [Int64]
+        var deleted: [[String: ManifestValue]]
+    }
+
+    /// Writes the rows and gathers the manifest's facts, all inside the snapshot.
+    private static func write(
+        _ request: FetchRequest, _ spec: ExportSpec, from snapshot: ReadSnapshot,
+        progress: (@Sendable (Int) -> Void)?
+    ) throws -> SnapshotRead {
+        var previousToken: Int64?
+        if let name = spec.sinceLast {
+            guard snapshot.hasHistory else {
+                throw StoreError(
+                    .historyNotRecorded,
+                    "--since-last \(name) needs a store that records persistent history, and this one never did; "
+                        + "open it with recordsHistory (`history: true` in a pipeline) for the writes to export",
+                    path: snapshot.path)
+            }
+            previousToken = try ExportTokens.token(of: name, in: snapshot)
+        }
+        let rows = try snapshot.rows(of: request, changedAfter: previousToken)
+        let writer = try spec.format.openWriter(path: spec.output)
+        let fields = rows.columns.map(\.key)
+        try writer.begin(columns: fields)
+        let count = try writeRows(
+            rows, to: writer, spec: spec, blobFolder: snapshot.blobFolderPath, progress: progress)
+        try writer.finish()
+        let deleted = try previousToken.map { token in
+            try snapshot.deletedObjects(of: spec.entity, after: token).map { change in
+                change.tombstone.mapValues(ManifestValue.init)
+            }
+        }
+        return SnapshotRead(
+            rows: count, fields: fields, historyToken: snapshot.historyToken, previousToken: previousToken,
+            runs: try succeededRuns(in: snapshot), deleted: deleted ?? [])
+    }
+
+    /// The hot loop, specialized for the writer's concrete type.
+    private static func writeRows<Writer: RecordWriter>(
+        _ rows: SnapshotRows, to writer: Writer, spec: ExportSpec, blobFolder: String,
+        progress: (@Sendable (Int) -> Void)?
+    ) throws -> Int {
+        let fields = ExportFieldWriter(
+            columns: rows.columns, blobFolder: blobFolder, isJSON: spec.format == .ndjson || spec.format == .json)
+        var count = 0
+        var untilBatchEnd = spec.fetchBatchSize
+        while try rows.next() {
+            try fields.writeRow(rows.statement, to: writer)
+            count += 1
+            untilBatchEnd -= 1
+            if untilBatchEnd == 0 {
+                untilBatchEnd = spec.fetchBatchSize
+                progress?(count)
+            }
+        }
+        return count
+    }
+
+    /// The ids of the successful runs in the ledger, oldest first; none when no run has made the ledger.
+    static func succeededRuns(in snapshot: ReadSnapshot) throws -> [Int64] {
+        guard try snapshot.hasTable("ferry_runs") else { return [] }
+        return try snapshot.rows("SELECT id FROM ferry_runs WHERE status = 'succeeded' ORDER BY id").compactMap {
+            $0[0].integer
+        }
+    }
+}

@@ -1,0 +1,111 @@
+public import FerryStore
+import Foundation
+
+/// What `ferry inspect` reports about a store, read from one snapshot: each entity's object count, the latest runs
+/// of the ledger, the persistent history's extent, and the external blob folder's size.
+public struct StoreInspection: Sendable, Hashable, Encodable {
+    /// One ledger run.
+    public struct Run: Sendable, Hashable, Encodable {
+        public var id: Int64
+        public var pipeline: String
+        public var status: String
+        public var startedAt: String
+        public var finishedAt: String?
+        public var seconds: Double?
+        /// The run's counts (`inserted`, `updated`, `rejected`…), as the ledger keeps them.
+        public var counts: [String: Int]
+
+        enum CodingKeys: String, CodingKey {
+            case id, pipeline, status, seconds, counts
+            case startedAt = "started_at"
+            case finishedAt = "finished_at"
+        }
+    }
+
+    /// The persistent history's extent.
+    public struct History: Sendable, Hashable, Encodable {
+        /// The latest token (`nil` when nothing was recorded).
+        public var latestToken: Int64?
+        /// The transactions kept.
+        public var transactions: Int
+
+        enum CodingKeys: String, CodingKey {
+            case transactions
+            case latestToken = "latest_token"
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(latestToken, forKey: .latestToken)
+            try container.encode(transactions, forKey: .transactions)
+        }
+    }
+
+    /// The external blob folder: its files (temporary ones left out) and their bytes.
+    public struct Blobs: Sendable, Hashable, Encodable {
+        public var folder: String
+        public var files: Int
+        public var bytes: Int
+    }
+
+    public var store: String
+    public var entities: [SnapshotManifest.EntityCount]
+    /// The latest runs, newest first (at most 10).
+    public var runs: [Run]
+    /// `nil` when the store has no history tables.
+    public var history: History?
+    public var blobs: Blobs
+
+    /// Reads the inspection of `store` from one snapshot.
+    ///
+    /// - Throws: ``StoreError`` when reading fails.
+    public static func read(_ store: PersistentStore, path: String) async throws -> StoreInspection {
+        let (entities, runs, history) = try await store.withReadSnapshot { snapshot in
+            let entities = try snapshot.schema.model.entities.map { entity in
+                SnapshotManifest.EntityCount(name: entity.name, rows: try snapshot.count(of: entity.name))
+            }
+            var runs: [Run] = []
+            if try snapshot.hasTable("ferry_runs") {
+                runs = try snapshot.rows(
+                    "SELECT id, pipeline, status, started_at, finished_at, seconds, counts FROM ferry_runs "
+                        + "ORDER BY id DESC LIMIT 10"
+                ).map { row in
+                    Run(
+                        id: row[0].integer ?? 0, pipeline: row[1].text ?? "", status: row[2].text ?? "",
+                        startedAt: row[3].text ?? "", finishedAt: row[4].text, seconds: row[5].real,
+                        counts: (row[6].text).flatMap(Self.counts(from:)) ?? [:])
+                }
+            }
+            var history: History?
+            if snapshot.hasHistory {
+                let count = try snapshot.rows("SELECT count(*) FROM ferry_history_transactions").first?[0].integer
+                history = History(latestToken: snapshot.historyToken, transactions: Int(count ?? 0))
+            }
+            return (entities, runs, history)
+        }
+        return StoreInspection(
+            store: path, entities: entities, runs: runs, history: history, blobs: blobFolder(path + "-blobs"))
+    }
+
+    /// The inspection as pretty-printed JSON with sorted keys.
+    public var jsonText: String { ManifestJSON.text(of: self) }
+
+    private static func counts(from json: String) -> [String: Int]? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
+            return nil
+        }
+        return object.compactMapValues { ($0 as? NSNumber)?.intValue }
+    }
+
+    private static func blobFolder(_ folder: String) -> Blobs {
+        var blobs = Blobs(folder: folder, files: 0, bytes: 0)
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return blobs }
+        while let relative = walker.nextObject() as? String {
+            guard walker.fileAttributes?[.type] as? FileAttributeType == .typeRegular, !relative.hasSuffix(".tmp")
+            else { continue }
+            blobs.files += 1
+            blobs.bytes += (walker.fileAttributes?[.size] as? Int) ?? 0
+        }
+        return blobs
+    }
+}

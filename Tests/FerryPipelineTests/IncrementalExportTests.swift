@@ -1,0 +1,87 @@
+import FerryStore
+import Foundation
+import Testing
+
+@testable import FerryPipeline
+
+struct IncrementalExportTests {
+    @Test func theFirstExportOfANameIsFullThenOnlyChangedRowsWithDeletedTombstones() async throws {
+        let fixture = try await ExportFixture()
+        try await fixture.insertNumberedItems(1...3)
+        let first = try await fixture.export(to: "feed.csv") { spec in
+            spec.sinceLast = "feed"
+            spec.fields = ["sku", "big"]
+        }
+        #expect(first.rows == 3)
+        var manifest = try fixture.jsonObject("feed.csv.manifest.json")
+        let since = try #require(manifest["since_last"] as? [String: Any])
+        #expect(since["name"] as? String == "feed")
+        #expect(since["previous_token"] is NSNull)
+        #expect((manifest["deleted"] as? [Any])?.isEmpty == true)
+        let firstToken = try #require(first.historyToken)
+
+        _ = try await fixture.store.execute(
+            BatchUpdateRequest(
+                entityName: "Item", predicate: try FetchPredicate(format: "sku == 'SKU-0002'"),
+                propertiesToUpdate: ["big": .constant(.integer(22))]))
+        try await fixture.insertItems([["sku": .string("SKU-0004"), "big": .integer(4)]])
+        _ = try await fixture.store.execute(
+            BatchDeleteRequest(
+                fetchRequest: FetchRequest(
+                    entityName: "Item", predicate: try FetchPredicate(format: "sku == 'SKU-0003'"))))
+
+        let second = try await fixture.export(to: "feed.csv") { spec in
+            spec.sinceLast = "feed"
+            spec.fields = ["sku", "big"]
+        }
+        #expect(second.rows == 2)
+        #expect(second.deleted == 1)
+        #expect(try fixture.text("feed.csv") == "sku,big\nSKU-0002,22\nSKU-0004,4\n")
+        manifest = try fixture.jsonObject("feed.csv.manifest.json")
+        #expect((manifest["since_last"] as? [String: Any])?["previous_token"] as? Int64 == firstToken)
+        #expect(manifest["deleted"] as? [[String: String]] == [["sku": "SKU-0003"]])
+        #expect(manifest["history_token"] as? Int64 == (try await fixture.store.currentHistoryToken()))
+
+        let third = try await fixture.export(to: "feed.csv") { spec in
+            spec.sinceLast = "feed"
+            spec.fields = ["sku", "big"]
+        }
+        #expect(third.rows == 0)
+        #expect(try fixture.text("feed.csv") == "sku,big\n")
+    }
+
+    @Test func eachNameKeepsItsOwnToken() async throws {
+        let fixture = try await ExportFixture()
+        try await fixture.insertNumberedItems(1...2)
+        #expect(try await fixture.export(to: "a.csv", { $0.sinceLast = "a" }).rows == 2)
+        try await fixture.insertNumberedItems(3...3)
+        #expect(try await fixture.export(to: "a.csv", { $0.sinceLast = "a" }).rows == 1)
+        #expect(try await fixture.export(to: "b.csv", { $0.sinceLast = "b" }).rows == 3)
+        let tokens = try await fixture.store.withReadSnapshot { snapshot in
+            try snapshot.rows("SELECT name, token, rows FROM ferry_exports ORDER BY name").map(\.values)
+        }
+        let current = try #require(try await fixture.store.currentHistoryToken())
+        #expect(
+            tokens == [[.text("a"), .integer(current), .integer(1)], [.text("b"), .integer(current), .integer(3)]])
+    }
+
+    @Test func aFailedExportDoesNotMoveTheToken() async throws {
+        let fixture = try await ExportFixture()
+        try await fixture.insertNumberedItems(1...2)
+        await #expect(throws: (any Error).self) {
+            try await fixture.export(to: "missing-folder/a.csv") { $0.sinceLast = "a" }
+        }
+        #expect(try await fixture.export(to: "a.csv", { $0.sinceLast = "a" }).rows == 2)
+    }
+
+    @Test func anIncrementalExportNeedsAStoreThatRecordsHistory() async throws {
+        let fixture = try await ExportFixture(recordsHistory: false)
+        try await fixture.insertNumberedItems(1...2)
+        let error = await #expect(throws: StoreError.self) {
+            try await fixture.export(to: "a.csv") { $0.sinceLast = "a" }
+        }
+        #expect(error?.code == .historyNotRecorded)
+        #expect(error?.message.contains("history") == true)
+        #expect(!FileManager.default.fileExists(atPath: fixture.file("a.csv")))
+    }
+}

@@ -3,7 +3,7 @@
 
 SWIFT        ?= swift
 SYSTEM_PKGS  := libsqlite3-dev libcsv-dev
-DEMO_OUT     ?= out/demo
+DEMO_OUT     := out/demo  # where Pipelines/demo.yml writes
 FERRY        := .build/debug/ferry
 
 .PHONY: all build demo test deps bench clean
@@ -32,17 +32,15 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## demo: convert the sample data and show what happened.
+## demo: run Pipelines/demo.yml on SampleData/ into out/demo/ and show what it made.
 demo: build
-	@mkdir -p $(DEMO_OUT)
-	@for f in SampleData/*.csv; do \
-	  n=$$($(FERRY) count $$f) && echo "$$f: $$n records"; done
-	$(FERRY) convert SampleData/products.csv $(DEMO_OUT)/products.ndjson
-	$(FERRY) convert SampleData/categories.csv $(DEMO_OUT)/categories.json
-	$(FERRY) convert SampleData/product_updates.ndjson $(DEMO_OUT)/product_updates.csv
-	$(FERRY) convert SampleData/orders.json $(DEMO_OUT)/orders.csv --flatten
+	@rm -rf $(DEMO_OUT)
+	$(FERRY) validate Pipelines/demo.yml
+	$(FERRY) run Pipelines/demo.yml
 	@echo; echo "Outputs in $(DEMO_OUT)/:"; ls -l $(DEMO_OUT)
-	@echo; echo "First records of $(DEMO_OUT)/products.ndjson:"; head -n 3 $(DEMO_OUT)/products.ndjson
+	@echo; echo "First rows of $(DEMO_OUT)/products.csv:"; head -n 4 $(DEMO_OUT)/products.csv
+	@echo; echo "Rejected records, with why: $(DEMO_OUT)/products.rejects.csv"; cut -c1-160 $(DEMO_OUT)/products.rejects.csv
+	@echo; echo "Inspect the store: $(FERRY) inspect --store $(DEMO_OUT)/catalog.sqlite"
 
 ## bench: Ferry side by side with the C reference (see Tests/Benchmarks/README.md).
 bench: deps

@@ -88,7 +88,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FerryCLITests",
-            dependencies: ["ferry", "FerryIO", "FerryStore", "FerryTestSupport"],
+            dependencies: ["ferry", "FerryIO", "FerrySQLite", "FerryStore", "FerryPipeline", "FerryTestSupport"],
             swiftSettings: strictSettings
         ),
     ],

@@ -46,7 +46,7 @@ func exitCode(for error: any Error) -> ExitCode {
         case .outputExists: return FerryExitCode.ioError
         default: return FerryExitCode.dataError
         }
-    case is ModelError:
+    case is ModelError, is PipelineFileError:
         return FerryExitCode.configuration
     case let error as StoreError:
         switch error.code {
@@ -76,13 +76,17 @@ func reportingFailures<Result>(_ body: () async throws -> Result) async throws -
     }
 }
 
-/// Runs `body`; a `FerryIOError` is printed to standard error as `ferry: error: …` and becomes its exit code.
+/// Runs `body`; any error is printed to standard error as `ferry: error: …` and becomes its exit code.
 func reportingFailures<Result>(_ body: () throws -> Result) throws -> Result {
     do {
         return try body()
-    } catch let error as FerryIOError {
+    } catch let error as ExitCode {
+        throw error
+    } catch let error as ArgumentParser.ValidationError {
+        throw error  // swift-argument-parser prints usage errors itself (exit 64)
+    } catch {
         printError("error: \(error)")
-        throw FerryExitCode.forError(error)
+        throw exitCode(for: error)
     }
 }
 

@@ -21,8 +21,8 @@ struct Ferry: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            ImportCommand.self, ExportCommand.self, SnapshotCommand.self, InspectCommand.self, HistoryCommand.self,
-            ConvertCommand.self, CountCommand.self,
+            RunCommand.self, ValidateCommand.self, ImportCommand.self, ExportCommand.self, SnapshotCommand.self,
+            InspectCommand.self, HistoryCommand.self, ConvertCommand.self, CountCommand.self,
         ]
     )
 }

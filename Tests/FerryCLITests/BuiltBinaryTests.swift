@@ -12,7 +12,7 @@ struct BuiltBinaryTests {
     @Test func countPrintsRecordsNotLines() throws {
         let products = try ferry.run(["count", sample("products.csv")])
         #expect(products.status == 0)
-        #expect(products.standardOutput == "15\n")
+        #expect(products.standardOutput == "20\n")
         #expect(products.standardError == "")
         // categories.csv has a quoted field spanning two lines: 9 lines of data, 8 records.
         #expect(try ferry.run(["count", sample("categories.csv")]).standardOutput == "8\n")
@@ -77,14 +77,14 @@ struct BuiltBinaryTests {
             let output = folder.appendingPathComponent("products.ndjson").path
             let result = try ferry.run(["convert", sample("products.csv"), output])
             #expect(result.status == 0)
-            #expect(result.standardError.contains("converted 15 records (csv → ndjson)"))
+            #expect(result.standardError.contains("converted 20 records (csv → ndjson)"))
             let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
-            #expect(lines.count == 15)
+            #expect(lines.count == 20)
             #expect(
                 lines[5] == """
                     {"sku":"SKU-0006","name":"Pain au chocolat","category":"Pâtisserie","price":"2.10",\
                     "quantity":null,"weight":"0.08","active":"true","created_at":"2026-01-08T06:05:00Z",\
-                    "description":null,"tags":"bakery"}
+                    "description":null,"tags":"bakery","photo":null}
                     """)
             #expect(lines[4].contains(#""description":"Baked daily\nSold out by 9am""#))
         }

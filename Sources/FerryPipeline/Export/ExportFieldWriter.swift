@@ -73,7 +73,8 @@ final class ExportFieldWriter {
             try writer.writeField(UnsafeRawBufferPointer(start: nil, count: 0), kind: .null)
         case (.integer, .boolean):
             let text: StaticString = statement.int64(at: index) == 0 ? "false" : "true"
-            try writer.writeField(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), kind: .boolean)
+            try writer.writeField(
+                UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), kind: .boolean)
         case (.integer, .date), (.real, .date):
             let count = ISO8601Text.write(seconds: statement.double(at: index), into: scratch)
             try writer.writeField(UnsafeRawBufferPointer(rebasing: scratch[0..<count]), kind: .string)

@@ -48,7 +48,8 @@ public struct StoreSnapshotter: Sendable {
         do {
             try files.createDirectory(at: folderURL, withIntermediateDirectories: true)
         } catch {
-            throw StoreError(.openFailed, "cannot create the snapshot folder: \(error.localizedDescription)", path: folder)
+            throw StoreError(
+                .openFailed, "cannot create the snapshot folder: \(error.localizedDescription)", path: folder)
         }
         let started = Date()
         try await store.copy(to: copyPath)
@@ -56,8 +57,10 @@ public struct StoreSnapshotter: Sendable {
             let counts = try snapshot.schema.model.entities.map { entity in
                 SnapshotManifest.EntityCount(name: entity.name, rows: try snapshot.count(of: entity.name))
             }
-            return (counts, snapshot.historyToken, try Exporter.succeededRuns(in: snapshot),
-                try snapshot.blobReferences())
+            return (
+                counts, snapshot.historyToken, try Exporter.succeededRuns(in: snapshot),
+                try snapshot.blobReferences()
+            )
         }
         let (counts, token, runs, blobs) = read
         let sourceFolder = storePath + "-blobs"

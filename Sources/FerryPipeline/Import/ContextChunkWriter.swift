@@ -61,6 +61,8 @@ private struct ChunkApplication {
     var objects: [ManagedObject] = []
     /// Destinations created in this context, by relationship column and key.
     var created: [Int: [String: ManagedObject]] = [:]
+    /// The chunk's objects by key text: the stored ones fetched, then those its records insert.
+    var byKey: [String: ManagedObject] = [:]
 
     init(
         plan: ImportPlan, chunk: Chunk, context: ManagedObjectContext, store: PersistentStore,
@@ -78,7 +80,7 @@ private struct ChunkApplication {
     mutating func run() throws {
         let rows = chunk.rows
         let keyColumns = plan.keyColumnIndexes
-        var byKey = try existingObjects(keyColumns: keyColumns)
+        byKey = try existingObjects(keyColumns: keyColumns)
         let policy = plan.spec.mergePolicy
         for row in 0..<rows.count {
             let key = keyText(row: row, keyColumns: keyColumns)
@@ -212,6 +214,12 @@ private struct ChunkApplication {
                     storeIdentifier: store.identifier))
         }
         if let made = created[column]?[key] { return made }
+        // A relationship to the entity itself by its key (a category's parent): an earlier record of the chunk.
+        if relationship.destinationEntity == plan.entity.name, plan.keys == [relationship.keyAttribute],
+            let earlier = byKey[key]
+        {
+            return earlier
+        }
         guard relationship.createsMissing else { return nil }
         let made = context.insertObject(entityName: relationship.destinationEntity)
         made.setValue(.string(key), forKey: relationship.keyAttribute)

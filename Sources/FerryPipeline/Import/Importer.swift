@@ -192,8 +192,12 @@ public struct Importer: Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             throw PipelineError(.inputMissing, "no such input file: \(path)")
         }
-        let (hash, bytes) = try FileDigest.sha256(ofFileAt: path)
-        return InputDigest(path: path, sha256: hash, bytes: bytes)
+        do {
+            let (hash, bytes) = try FileDigest.sha256(ofFileAt: path)
+            return InputDigest(path: path, sha256: hash, bytes: bytes)
+        } catch let error as StoreError {
+            throw PipelineError(.inputMissing, "\(path): \(error.message)")
+        }
     }
 }
 

@@ -13,12 +13,15 @@ public final class StoreLock {
 
     private let descriptor: Int32
 
-    /// Takes the lock of the store at `storePath`, or fails at once.
+    /// Takes the lock of the store at `storePath` (creating the store's folder if needed), or fails at once.
     ///
     /// - Throws: ``PipelineError`` `.storeLocked` naming the holder, `.inputMissing` when the lock file cannot be
     ///   created.
     public init(storePath: String) throws {
         let path = Self.path(forStore: storePath)
+        // The lock is the first thing a run puts beside the store: a new store's folder is made here.
+        try? FileManager.default.createDirectory(
+            at: URL(fileURLWithPath: storePath).deletingLastPathComponent(), withIntermediateDirectories: true)
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw PipelineError(

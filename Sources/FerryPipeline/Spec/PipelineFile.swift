@@ -1,5 +1,5 @@
-public import FerryIO
-public import FerryStore
+import FerryIO
+import FerryStore
 
 /// A pipeline file (`Pipelines/*.yml`): the store, its model, and the steps run in order.
 ///
@@ -48,7 +48,7 @@ public struct PipelineStep: Sendable {
         case importRecords(ImportSpec)
         case batchUpdate(BatchUpdateStep)
         case batchDelete(BatchDeleteStep)
-        case export(ExportStep)
+        case export(ExportSpec)
         case snapshot(SnapshotStep)
     }
 
@@ -85,23 +85,6 @@ public struct BatchDeleteStep: Sendable, Hashable {
     public var entity: String
     /// A predicate format string; `nil` deletes every object of the entity.
     public var predicate: String?
-}
-
-/// An export step.
-public struct ExportStep: Sendable, Hashable {
-    public var entity: String
-    public var predicate: String?
-    /// Sort keys; `-key` sorts descending.
-    public var sort: [String] = []
-    /// The attributes written, in order; `nil` for every stored attribute.
-    public var fields: [String]?
-    /// The format, or `nil` for the output's extension.
-    public var format: RecordFormat?
-    /// The output file (resolved), or `-`.
-    public var output: String
-    public var fetchBatchSize = 1000
-    /// Export only what changed since the last export of this name.
-    public var sinceLast: String?
 }
 
 /// A snapshot step: a consistent copy of the store, its blobs and a manifest, in `output`.

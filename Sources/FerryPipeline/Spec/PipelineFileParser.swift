@@ -85,7 +85,11 @@ public struct PipelineFileParser {
                 reader.report(node, keyPath, "each step has exactly one of \(YAMLReader.list(Self.stepKinds))")
                 continue
             }
-            guard let step = parseStep(pair.key, pair.value, keyPath: YAMLReader.join(keyPath, pair.key)) else {
+            guard
+                let step = parseStep(
+                    pair.key, pair.value, line: pair.keyNode.mark?.line ?? 0,
+                    keyPath: YAMLReader.join(keyPath, pair.key))
+            else {
                 continue
             }
             if !names.insert(step.name).inserted {
@@ -96,8 +100,7 @@ public struct PipelineFileParser {
         return file
     }
 
-    private mutating func parseStep(_ kind: String, _ node: Node, keyPath: String) -> PipelineStep? {
-        let line = node.mark?.line ?? 0
+    private mutating func parseStep(_ kind: String, _ node: Node, line: Int, keyPath: String) -> PipelineStep? {
         switch kind {
         case "import":
             guard let fields = fields(node, keyPath, Self.importKeys) else { return nil }
@@ -133,16 +136,23 @@ public struct PipelineFileParser {
             guard let fields = fields(node, keyPath, Self.exportKeys),
                 let entity = required(fields, "entity", node, keyPath), let to = required(fields, "to", node, keyPath)
             else { return nil }
-            var step = ExportStep(entity: entity, output: to == "-" ? "-" : resolve(to))
+            let output = to == "-" ? "-" : resolve(to)
+            var step = ExportSpec(
+                entity: entity, output: output, format: fields["format"].flatMap { format($0, keyPath + ".format") })
             step.predicate = fields["where"].flatMap { reader.string($0, keyPath + ".where") }
-            step.sort = fields["sort"].flatMap { reader.strings($0, keyPath + ".sort") } ?? []
+            if let sortNode = fields["sort"], let keys = reader.strings(sortNode, keyPath + ".sort") {
+                do {
+                    step.sort = try ExportSpec.sortDescriptors(parsing: keys.joined(separator: ","))
+                } catch {
+                    reader.report(sortNode, keyPath + ".sort", "\(error); expected keys such as sku or -price")
+                }
+            }
             step.fields = fields["fields"].flatMap { reader.strings($0, keyPath + ".fields") }
-            step.format = fields["format"].flatMap { format($0, keyPath + ".format") }
             if let node = fields["fetchBatchSize"] {
                 step.fetchBatchSize = reader.int(node, keyPath + ".fetchBatchSize", minimum: 1) ?? 1000
             }
             step.sinceLast = fields["sinceLast"].flatMap { reader.string($0, keyPath + ".sinceLast") }
-            if step.format == nil && step.output != "-" && RecordFormat(inferringFrom: step.output) == nil {
+            if fields["format"] == nil && output != "-" && RecordFormat(inferringFrom: output) == nil {
                 reader.report(
                     node, keyPath + ".to", "cannot tell the format from '\(to)'; add format: csv|tsv|ndjson|json")
             }

@@ -1,22 +1,39 @@
 import Foundation
 
-/// SHA-256 digests of files, for export and snapshot manifests.
+/// SHA-256 digests of files, for import ledgers and export and snapshot manifests, read in 1 MiB pieces so memory
+/// stays flat however large the file.
 package enum FileDigest {
-    /// The SHA-256 of the file at `path`, as 64 lowercase hex digits.
+    /// The SHA-256 of the file at `path`, as 64 lowercase hex digits, and its size in bytes.
     ///
-    /// The file is read whole today (``SHA256`` has no streaming form on this branch); with a streaming hasher it
-    /// should read in pieces of a few hundred KiB.
     /// - Throws: ``StoreError`` `.fileNotFound` or `.openFailed` when the file cannot be read.
-    package static func sha256Hex(ofFileAt path: String) throws -> String {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
-        } catch {
+    package static func sha256(ofFileAt path: String) throws -> (hex: String, bytes: Int) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
             let missing = !FileManager.default.fileExists(atPath: path)
             throw StoreError(
                 missing ? .fileNotFound : .openFailed, "cannot read the file to compute its SHA-256", path: path)
         }
-        return hex(SHA256.digest(data))
+        defer { try? handle.close() }
+        var hasher = SHA256.Hasher()
+        var total = 0
+        while true {
+            let data: Data?
+            do {
+                data = try handle.read(upToCount: 1 << 20)
+            } catch {
+                throw StoreError(.openFailed, "reading the file to compute its SHA-256 failed", path: path)
+            }
+            guard let data, !data.isEmpty else { break }
+            total += data.count
+            data.withUnsafeBytes { hasher.update($0) }
+        }
+        return (hex(hasher.finalize()), total)
+    }
+
+    /// The SHA-256 of the file at `path`, as 64 lowercase hex digits.
+    ///
+    /// - Throws: as ``sha256(ofFileAt:)``.
+    package static func sha256Hex(ofFileAt path: String) throws -> String {
+        try sha256(ofFileAt: path).hex
     }
 
     /// `bytes` as lowercase hex digits.

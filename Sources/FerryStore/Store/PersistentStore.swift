@@ -74,6 +74,9 @@ public final class PersistentStore: Sendable {
         let metadata = try await writer.run { connection in
             try connection.execute("PRAGMA synchronous = \(description.synchronous.rawValue)")
             if let cache = description.cacheSizeKiB { try connection.execute("PRAGMA cache_size = -\(max(cache, 1))") }
+            if let pages = description.walAutoCheckpointPages {
+                try connection.execute("PRAGMA wal_autocheckpoint = \(max(pages, 0))")
+            }
             try PersistentStore.registerSQLFunctions(on: connection)
             let metadata = try StoreMetadata.prepare(connection, schema: schema)
             if description.recordsHistory { try HistoryTables.create(on: connection, path: description.sqlitePath) }

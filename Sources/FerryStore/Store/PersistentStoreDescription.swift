@@ -23,6 +23,10 @@ public struct PersistentStoreDescription: Sendable, Hashable {
     /// a large table gains much from a bigger cache (64 MiB is what the benchmarks use); a walk of a large fetch
     /// keeps memory flat with the default.
     public var cacheSizeKiB: Int?
+    /// The WAL size, in pages, past which a commit copies the log back into the database (`PRAGMA
+    /// wal_autocheckpoint`); `nil` keeps SQLite's 1,000. Bulk loads run faster with a larger value: a page
+    /// written by many chunks is copied back once, and checkpoints (the only syncs under `.normal`) are rarer.
+    public var walAutoCheckpointPages: Int?
     /// Whether every context save and batch request records a persistent-history transaction (Core Data's
     /// `NSPersistentHistoryTrackingKey`, REFERENCE.md §7); off by default. Turning it on for an existing store adds
     /// the history tables when the store opens; the model's version hash does not change.

@@ -25,7 +25,8 @@ struct ImportCommand: AsyncParsableCommand {
 
             Examples:
               ferry import SampleData/products.csv --store catalog.sqlite --model Pipelines/catalog.model.yml \\
-                  --entity Product --key sku --rejects rejects.csv
+                  --entity Product --key sku --relationship category=Category.name --create-missing \\
+                  --blob photo --rejects rejects.csv
               ferry import updates.ndjson --store catalog.sqlite --entity Product --merge-policy object-trump
               ferry import people.csv --store people.sqlite --entity Person --key id --json
             """
@@ -50,6 +51,24 @@ struct ImportCommand: AsyncParsableCommand {
     var format: RecordFormat?
 
     @OptionGroup var read: ReadOptions
+
+    @Option(
+        name: .customLong("relationship"),
+        help: ArgumentHelp(
+            "A to-one relationship set from a column holding the destination's key (repeatable).",
+            discussion: "COLUMN=Entity.key, such as category=Category.name; the column names the relationship.",
+            valueName: "column=Entity.key"))
+    var relationships: [String] = []
+
+    @Flag(help: "Create a relationship's destination (with just its key) when no stored one has the key.")
+    var createMissing = false
+
+    @Option(
+        name: .customLong("blob"),
+        help: ArgumentHelp(
+            "A column holding a file path (relative to the input) whose bytes fill a binary attribute (repeatable).",
+            valueName: "column[=attribute]"))
+    var blobs: [String] = []
 
     @Option(help: "context (managed objects, validation and callbacks) or batch (direct to the store).")
     var mode: ImportSpec.Mode = .batch
@@ -80,6 +99,21 @@ struct ImportCommand: AsyncParsableCommand {
         for file in files where file != "-" {
             _ = try resolveFormat(format, path: file, option: "--format")
         }
+        _ = try relationshipMappings()
+    }
+
+    /// `--relationship` values as mappings.
+    func relationshipMappings() throws -> [RelationshipMapping] {
+        try relationships.map { text in
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            let target = parts.count == 2 ? parts[1].split(separator: ".", maxSplits: 1).map(String.init) : []
+            guard parts.count == 2, target.count == 2, !parts[0].isEmpty, !target[0].isEmpty, !target[1].isEmpty else {
+                throw ValidationError(
+                    "--relationship takes column=Entity.key, such as category=Category.name; got '\(text)'.")
+            }
+            return RelationshipMapping(
+                column: parts[0], by: target[1], createsMissing: createMissing, destinationEntity: target[0])
+        }
     }
 
     func run() async throws {
@@ -100,6 +134,11 @@ struct ImportCommand: AsyncParsableCommand {
             spec.jsonOptions = JSONReaderOptions(flattensNestedObjects: read.flatten)
             spec.keys =
                 key.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } } ?? []
+            spec.relationships = try relationshipMappings()
+            spec.blobs = blobs.map { text in
+                let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+                return BlobMapping(column: parts[0], attribute: parts.count == 2 ? parts[1] : nil)
+            }
             spec.mode = mode
             spec.mergePolicy = mergePolicy.policy
             spec.chunkSize = chunk

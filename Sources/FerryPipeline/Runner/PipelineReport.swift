@@ -1,0 +1,57 @@
+import Foundation
+
+/// What a pipeline run did, step by step: printed as a table, or as JSON with `--json`.
+public struct PipelineReport: Sendable, Codable {
+    /// One step's outcome.
+    public struct Step: Sendable, Codable {
+        public var name: String
+        public var kind: String
+        public var entity: String?
+        public var counts: StepCounts
+        public var seconds: Double
+        /// Files the step wrote: exports, manifests, snapshots, rejects.
+        public var outputs: [String]
+        /// The ledger run of an import step.
+        public var run: Int64?
+        /// Whether an import step continued an interrupted run.
+        public var resumed: Bool?
+    }
+
+    /// The pipeline file.
+    public var pipeline: String
+    /// The store file.
+    public var store: String
+    public var steps: [Step] = []
+    public var seconds: Double = 0
+    /// `succeeded`, or how the run ended.
+    public var status: String = "succeeded"
+
+    /// The report as a table for people, one line per step.
+    public var table: String {
+        var lines = ["\(pipeline) → \(store)"]
+        for step in steps {
+            let counts = step.counts
+            var what: [String] = []
+            if step.kind == "import" {
+                what = [
+                    "\(counts.read) read", "\(counts.inserted) inserted", "\(counts.updated) updated",
+                    "\(counts.unchanged) unchanged", "\(counts.rejected) rejected",
+                ]
+                if counts.deleted > 0 { what.append("\(counts.deleted) deleted") }
+            } else if step.kind == "batchUpdate" {
+                what = ["\(counts.updated) updated"]
+            } else if step.kind == "batchDelete" {
+                what = ["\(counts.deleted) deleted"]
+            } else if step.kind == "export" {
+                what = ["\(counts.read) rows"]
+            }
+            let time = String(format: "%.2f s", step.seconds)
+            lines.append(
+                "  \(step.name.padding(toLength: 22, withPad: " ", startingAt: 0)) "
+                    + (what + [time]).joined(separator: " · "))
+            for output in step.outputs { lines.append("      → \(output)") }
+        }
+        lines.append(String(format: "%@ in %.2f s", status, seconds))
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,139 @@
+public import FerryStore
+import Foundation
+public import Logging
+
+/// Runs a pipeline file's steps in order on one store: imports (each resumable), batch updates and deletes,
+/// exports and snapshots. The caller holds the store's lock (``StoreLock``) and opens its container.
+///
+/// ```swift
+/// let file = try PipelineFileParser.parse(contentsOf: "Pipelines/demo.yml")
+/// let report = try await PipelineRunner(file: file, container: container).run()
+/// print(report.table)
+/// ```
+public struct PipelineRunner: Sendable {
+    public let file: PipelineFile
+    public let container: PersistentContainer
+    let logger: Logger
+
+    /// A runner of `file` on `container`'s store (loaded).
+    public init(file: PipelineFile, container: PersistentContainer, logger: Logger = Logger(label: "ferry.run")) {
+        self.file = file
+        self.container = container
+        self.logger = logger
+    }
+
+    /// Runs every step; `resume` continues each import step's unfinished run (finished steps run again and
+    /// change nothing).
+    ///
+    /// - Throws: the first step's failure (``PipelineError``, ``StoreError``, ``FerryIOError``…), after the steps
+    ///   before it committed; `report` in the error's ``PipelineRunError`` says what ran.
+    public func run(
+        resume: Bool = false, stop: StopSignal? = nil, progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) async throws -> PipelineReport {
+        let started = ContinuousClock.now
+        var report = PipelineReport(pipeline: file.path, store: file.store)
+        for step in file.steps {
+            if let why = stop?.raised {
+                throw PipelineRunError(
+                    report: report, underlying: PipelineError(.interrupted, "stopped by \(why) before \(step.name)"))
+            }
+            logger.info("step \(step.name)")
+            do {
+                report.steps.append(try await run(step, resume: resume, stop: stop, progress: progress))
+            } catch {
+                report.status = "failed at \(step.name)"
+                report.seconds = (ContinuousClock.now - started).seconds
+                throw PipelineRunError(report: report, underlying: error)
+            }
+        }
+        report.seconds = (ContinuousClock.now - started).seconds
+        return report
+    }
+
+    private func run(
+        _ step: PipelineStep, resume: Bool, stop: StopSignal?, progress: (@Sendable (ImportProgress) -> Void)?
+    ) async throws -> PipelineReport.Step {
+        let started = ContinuousClock.now
+        let store = container.persistentStore
+        var result = PipelineReport.Step(
+            name: step.name, kind: step.kind, entity: nil, counts: StepCounts(), seconds: 0, outputs: [])
+        switch step.action {
+        case .importRecords(let spec):
+            result.entity = spec.entity
+            let name = URL(fileURLWithPath: file.path).lastPathComponent + ": " + step.name
+            let canResume = resume ? try await RunLedger(store: store).resumableRun(of: name) != nil : false
+            let outcome = try await Importer(container: container, logger: logger).run(
+                spec, name: name, resume: canResume, stop: stop, progress: progress)
+            result.counts = outcome.counts
+            result.run = outcome.run
+            result.resumed = outcome.resumed
+            if let rejects = outcome.rejectsPath { result.outputs.append(rejects) }
+        case .batchUpdate(let update):
+            result.entity = update.entity
+            var request = BatchUpdateRequest(
+                entityName: update.entity, predicate: try update.predicate.map { try FetchPredicate(format: $0) },
+                propertiesToUpdate: try Self.expressions(update, model: container.model),
+                resultType: .updatedObjectsCount)
+            request.transactionAuthor = "ferry run \(step.name)"
+            result.counts.updated = try await store.execute(request).updatedCount
+        case .batchDelete(let delete):
+            result.entity = delete.entity
+            var fetch = FetchRequest(entityName: delete.entity)
+            fetch.predicate = try delete.predicate.map { try FetchPredicate(format: $0) }
+            var request = BatchDeleteRequest(fetchRequest: fetch, resultType: .count)
+            request.transactionAuthor = "ferry run \(step.name)"
+            let deleted = try await store.execute(request)
+            result.counts.deleted = deleted.deletedCount + deleted.cascadedCount
+        case .export(let export):
+            result.entity = export.entity
+            let written = try await Exporter(store: store, logger: logger).export(export)
+            result.counts.read = written.rows
+            if export.writesManifest { result.outputs += [export.output, export.manifestPath] }
+        case .snapshot(let snapshot):
+            _ = try await StoreSnapshotter(store: store, logger: logger).snapshot(into: snapshot.output)
+            result.outputs.append(snapshot.output)
+        }
+        result.seconds = (ContinuousClock.now - started).seconds
+        return result
+    }
+
+    /// The `set:` values of a batch update as expressions: `= …` parsed, anything else converted as a field of
+    /// the attribute's type would be.
+    ///
+    /// - Throws: ``PipelineError`` `.invalidSpec` naming the attribute.
+    static func expressions(_ update: BatchUpdateStep, model: ManagedObjectModel) throws
+        -> [String: BatchUpdateExpression]
+    {
+        var expressions: [String: BatchUpdateExpression] = [:]
+        let attributes = model.allAttributes(of: update.entity)
+        for (name, text) in update.set {
+            do {
+                if text.hasPrefix("=") {
+                    expressions[name] = try UpdateExpressionParser.parse(String(text.dropFirst()))
+                    continue
+                }
+                guard let attribute = attributes.first(where: { $0.name == name }) else {
+                    throw PipelineError(.invalidSpec, "\(update.entity) has no attribute '\(name)'")
+                }
+                let converter = try FieldConverter(type: attribute.type)
+                switch converter.value(of: text) {
+                case .success(let value): expressions[name] = .constant(value)
+                case .failure(let failure): throw PipelineError(.invalidSpec, failure.message)
+                }
+            } catch let error as PipelineError {
+                throw PipelineError(.invalidSpec, "batchUpdate set '\(name)': \(error.message)")
+            }
+        }
+        return expressions
+    }
+}
+
+/// A pipeline run that failed at a step, with the report of what ran before.
+public struct PipelineRunError: Error, Sendable, CustomStringConvertible {
+    /// The steps that ran, and where it stopped.
+    public var report: PipelineReport
+    /// Why it stopped.
+    public var underlying: any Error & Sendable
+
+    public var description: String { "\(report.status): \(underlying)" }
+}

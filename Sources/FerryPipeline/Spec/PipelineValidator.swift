@@ -1,0 +1,69 @@
+import FerryIO
+public import FerryStore
+
+/// Checks a parsed pipeline against its model without touching data: every import mapping resolves, every
+/// batch update and delete names real attributes and parses, every export names real fields. Each problem is
+/// an issue at its step's line.
+public enum PipelineValidator {
+    /// The problems of `file` against `model`, in step order (empty when it can run).
+    public static func issues(in file: PipelineFile, model: ManagedObjectModel) -> [PipelineIssue] {
+        var issues: [PipelineIssue] = []
+        for (index, step) in file.steps.enumerated() {
+            let keyPath = "steps[\(index)].\(step.kind)"
+            func issue(_ message: String) {
+                issues.append(PipelineIssue(file: file.path, line: step.line, keyPath: keyPath, message: message))
+            }
+            do {
+                switch step.action {
+                case .importRecords(let spec):
+                    let header = try header(of: spec)
+                    let plan = try ImportPlan(spec: spec, model: model, inputColumns: header)
+                    if let header, let path = spec.sources.first {
+                        _ = try RecordPacker(plan: plan, inputPath: path, columnNames: header)
+                    }
+                case .batchUpdate(let update):
+                    try entity(update.entity, in: model)
+                    _ = try update.predicate.map { try FetchPredicate(format: $0) }
+                    let expressions = try PipelineRunner.expressions(update, model: model)
+                    let attributes = Set(model.allAttributes(of: update.entity).map(\.name))
+                    for name in expressions.keys where !attributes.contains(name) {
+                        issue("set: \(update.entity) has no attribute '\(name)'")
+                    }
+                case .batchDelete(let delete):
+                    try entity(delete.entity, in: model)
+                    _ = try delete.predicate.map { try FetchPredicate(format: $0) }
+                case .export(let export):
+                    try entity(export.entity, in: model)
+                    _ = try export.predicate.map { try FetchPredicate(format: $0) }
+                    let known = Set(model.allAttributes(of: export.entity).map(\.name))
+                    for field in export.fields ?? [] where !field.contains(".") && !known.contains(field) {
+                        issue("fields: \(export.entity) has no attribute '\(field)'")
+                    }
+                case .snapshot:
+                    break
+                }
+            } catch let error as PipelineError {
+                issue(error.message)
+            } catch {
+                issue("\(error)")
+            }
+        }
+        return issues
+    }
+
+    private static func entity(_ name: String, in model: ManagedObjectModel) throws {
+        guard model.entity(named: name) != nil else {
+            throw PipelineError(
+                .invalidSpec,
+                "the model has no entity '\(name)' (it has \(model.entities.map(\.name).joined(separator: ", ")))")
+        }
+    }
+
+    /// The header of a CSV step's first existing input, to check its columns; `nil` otherwise.
+    private static func header(of spec: ImportSpec) throws -> [String]? {
+        guard let path = spec.sources.first, path != "-",
+            let format = spec.format ?? RecordFormat(inferringFrom: path), format.defaultDialect != nil
+        else { return nil }
+        return try format.openReader(path: path, dialect: spec.dialect).columnNames
+    }
+}

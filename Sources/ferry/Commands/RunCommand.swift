@@ -1,0 +1,75 @@
+import ArgumentParser
+import FerryPipeline
+import FerryStore
+import Foundation
+
+/// `ferry run PIPELINE`: runs a pipeline file's steps on its store.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a pipeline file: imports, batch updates and deletes, exports and snapshots, in order.",
+        discussion: """
+            The pipeline file (YAML) names the store, its model and the steps; see Pipelines/demo.yml and the \
+            README. One run at a time per store: a second one exits 75 naming the holder. Each import chunk \
+            commits with its checkpoint; after a crash or Ctrl-C, --resume continues each unfinished import \
+            where it stopped, and re-running finished steps changes nothing.
+
+            Examples:
+              ferry run Pipelines/demo.yml
+              ferry run Pipelines/nightly.yml --json > report.json
+              ferry run Pipelines/nightly.yml --resume --log-level info
+
+            A crontab line (02:30 every night; exit 75 means another run still holds the store):
+              30 2 * * *  cd /srv/ferry && ferry run Pipelines/nightly.yml --quiet >> /var/log/ferry.log 2>&1
+            """
+    )
+
+    @Argument(help: "The pipeline file.")
+    var pipeline: String
+
+    @Option(help: "Use this store file instead of the pipeline's.")
+    var store: String?
+
+    @Flag(help: "Continue each import step's unfinished run after its last committed chunk.")
+    var resume = false
+
+    @Flag(help: "Print the report as JSON on standard output.")
+    var json = false
+
+    @OptionGroup var logging: LoggingOptions
+
+    func run() async throws {
+        let logger = logging.bootstrap()
+        let stop = SignalStop.install()
+        let report = try await reportingFailures { () async throws -> PipelineReport in
+            var file = try PipelineFileParser.parse(contentsOf: pipeline)
+            if let store { file.store = store }
+            let lock = try StoreLock(storePath: file.store)
+            defer { withExtendedLifetime(lock) {} }
+            let container = try await StoreOpening.container(
+                storePath: file.store, modelPath: file.model, recordsHistory: file.recordsHistory, logger: logger)
+            let issues = PipelineValidator.issues(in: file, model: container.model)
+            guard issues.isEmpty else { throw PipelineFileError(issues: issues) }
+            let progress = ProgressLine(inputPath: "-")
+            defer { progress.clear() }
+            let quiet = logging.quiet
+            do {
+                return try await PipelineRunner(file: file, container: container, logger: logger).run(
+                    resume: resume, stop: stop
+                ) { update in
+                    if !quiet { progress.update(records: update.counts.read, bytesRead: update.bytesRead) }
+                }
+            } catch let error as PipelineRunError {
+                progress.clear()
+                if !quiet { printError(error.report.table) }
+                if json { print(try RunReport.json(error.report)) }
+                throw error.underlying
+            }
+        }
+        if json {
+            print(try RunReport.json(report))
+        } else if !logging.quiet {
+            printError(report.table)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import FerryPipeline
+import FerryStore
+import Foundation
+
+/// `ferry validate PIPELINE`: checks a pipeline file and its model without touching data.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check a pipeline file (or a model file) without touching any data.",
+        discussion: """
+            Every problem is listed with its file, line and key path, and what would be valid; the exit code is \
+            78 when there is any. A file with `entities:` at the top is checked as a model file.
+
+            Examples:
+              ferry validate Pipelines/nightly.yml
+              ferry validate Pipelines/catalog.model.yml
+            """
+    )
+
+    @Argument(help: "The pipeline or model file.")
+    var file: String
+
+    func run() throws {
+        try reportingFailures {
+            let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+            if text.split(separator: "\n").contains(where: { $0.hasPrefix("entities:") }) {
+                let model = try ModelFile(contentsOf: file)
+                for warning in model.warnings { printError("warning: \(warning)") }
+                print("\(file): valid model (\(model.model.entities.count) entities)")
+                return
+            }
+            let pipeline = try PipelineFileParser.parse(contentsOf: file)
+            let model: ManagedObjectModel
+            if let modelPath = pipeline.model {
+                model = try ModelFile(contentsOf: modelPath).model
+            } else {
+                model = try PersistentStore.storedModel(at: pipeline.store)
+            }
+            let issues = PipelineValidator.issues(in: pipeline, model: model)
+            guard issues.isEmpty else { throw PipelineFileError(issues: issues) }
+            print("\(file): valid pipeline (\(pipeline.steps.count) steps on \(pipeline.store))")
+        }
+    }
+}

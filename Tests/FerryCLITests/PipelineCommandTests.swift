@@ -1,0 +1,205 @@
+import FerryPipeline
+import FerrySQLite
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// `ferry run` and `ferry validate` on the shipped pipelines, run as built binaries in a copy of the package's
+/// Pipelines/ and SampleData/ (the pipelines write to ../out/ beside them).
+struct PipelineCommandTests {
+    let ferry = BuiltCommand(product: "ferry")
+
+    /// A temporary folder holding copies of Pipelines/ and SampleData/.
+    static func workspace() throws -> URL {
+        let folder = try TestSupport.makeTemporaryFolder()
+        for name in ["Pipelines", "SampleData"] {
+            try FileManager.default.copyItem(
+                at: TestSupport.packageRoot.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        return folder
+    }
+
+    static func rows(_ store: URL, _ sql: String) throws -> [[SQLiteValue]] {
+        let connection = try Connection(path: store.path, mode: .readOnly)
+        return try connection.prepare(sql).fetchAll().map { row in (0..<row.count).map { row[$0] } }
+    }
+
+    @Test func theDemoPipelineSeedsUpdatesExportsAndSnapshots() throws {
+        let folder = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let result = try ferry.run(["run", "Pipelines/demo.yml", "--json"], in: folder)
+
+        #expect(result.status == 0, "\(result.standardError)")
+        let report = try JSONDecoder().decode(PipelineReport.self, from: Data(result.standardOutput.utf8))
+        #expect(report.status == "succeeded")
+        #expect(
+            report.steps.map(\.name) == [
+                "categories", "products", "product updates", "orders", "out of stock", "drop discontinued",
+                "products csv", "premium ndjson", "snapshot",
+            ])
+        let products = report.steps[1].counts
+        #expect(products.read == 20 && products.inserted == 15 && products.rejected == 5 && products.isBalanced)
+        #expect(report.steps[2].counts.inserted == 2 && report.steps[2].counts.updated == 4)
+        #expect(report.steps[5].counts.deleted == 1)
+        #expect(report.steps.allSatisfy { $0.kind != "import" || $0.counts.isBalanced })
+
+        let out = folder.appendingPathComponent("out/demo")
+        let store = out.appendingPathComponent("catalog.sqlite")
+        #expect(try Self.rows(store, "SELECT count(*) FROM Product") == [[.integer(16)]])
+        #expect(
+            try Self.rows(
+                store, "SELECT c.name, p.name FROM Category c JOIN Category p ON p._pk = c.parent ORDER BY c.name")
+                == [
+                    [.text("Coffee"), .text("Beverages")], [.text("Pâtisserie"), .text("Bakery")],
+                    [.text("Tea"), .text("Beverages")], [.text("Électroménager"), .text("Kitchen")],
+                ])
+        // Updates changed only what they gave: SKU-0001 keeps its name, gets the new price and joined tags.
+        #expect(
+            try Self.rows(store, "SELECT name, price, quantity, tags FROM Product WHERE sku = 'SKU-0001'") == [
+                [.text("Espresso Beans 1kg"), .text("25.9"), .integer(110), .text("coffee;beans;bestseller")]
+            ])
+        // Photos above 128 KiB live in files, one per distinct image.
+        #expect(try Self.rows(store, "SELECT count(*) FROM Product WHERE typeof(photo) = 'text'") == [[.integer(3)]])
+        let blobs = try FileManager.default.subpathsOfDirectory(atPath: store.path + "-blobs").filter { $0.count > 3 }
+        #expect(blobs.count == 3)
+
+        let rejects = try String(contentsOf: out.appendingPathComponent("products.rejects.csv"), encoding: .utf8)
+        #expect(rejects.split(separator: "\n").count == 6)
+        #expect(rejects.contains("SKU-19,Tea Sampler") && rejects.contains("must match the regular expression"))
+        let csv = try String(contentsOf: out.appendingPathComponent("products.csv"), encoding: .utf8)
+        #expect(
+            csv.hasPrefix("sku,name,category.name,price,quantity,active,tags\nSKU-0001,Espresso Beans 1kg,Coffee,25.9,")
+        )
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("products.csv.manifest.json").path))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("snapshot/catalog.sqlite").path))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("premium.ndjson").path))
+    }
+
+    @Test func aSecondRunOfTheSameInputsChangesNothingItHasAlreadyDone() throws {
+        let folder = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("store.sqlite").path
+        let arguments = [
+            "import", "SampleData/products.csv", "--store", store, "--model", "Pipelines/catalog.model.yml",
+            "--entity", "Product", "--relationship", "category=Category.name", "--create-missing", "--blob", "photo",
+            "--json",
+        ]
+        #expect(try ferry.run(arguments, in: folder).status == 0)
+        let again = try ferry.run(arguments, in: folder)
+        #expect(again.status == 0)
+        let result = try JSONDecoder().decode(ImportResult.self, from: Data(again.standardOutput.utf8))
+        #expect(result.counts.read == 20 && result.counts.inserted == 0 && result.counts.updated == 0)
+        #expect(result.counts.unchanged == 15 && result.counts.rejected == 5)
+    }
+
+    @Test func validateListsEveryProblemWithFileLineAndKeyPathAndExits78() throws {
+        let folder = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pipeline = folder.appendingPathComponent("Pipelines/broken.yml")
+        try Data(
+            """
+            store: ../out/broken.sqlite
+            model: catalog.model.yml
+            steps:
+              - import:
+                  source: ../SampleData/products.csv
+                  entity: Product
+                  mode: fast
+                  chunkSize: 0
+              - export: { entity: Product, to: ../out/x.txt }
+              - import:
+                  source: ../SampleData/products.csv
+                  entity: Produce
+            """.utf8
+        ).write(to: pipeline)
+
+        let result = try ferry.run(["validate", "Pipelines/broken.yml"], in: folder)
+
+        #expect(result.status == 78)
+        #expect(
+            result.standardError.contains("broken.yml:7: steps[0].import.mode: expected batch or context, found 'fast'")
+        )
+        #expect(
+            result.standardError.contains(
+                "broken.yml:8: steps[0].import.chunkSize: expected a whole number of at least 1"))
+        #expect(
+            result.standardError.contains(
+                "broken.yml:9: steps[1].export.to: cannot tell the format from '../out/x.txt'"))
+
+        try Data(
+            """
+            store: ../out/broken.sqlite
+            model: catalog.model.yml
+            steps:
+              - import:
+                  source: ../SampleData/products.csv
+                  entity: Produce
+            """.utf8
+        ).write(to: pipeline)
+        let semantic = try ferry.run(["validate", "Pipelines/broken.yml"], in: folder)
+        #expect(semantic.status == 78)
+        #expect(semantic.standardError.contains("broken.yml:4: steps[0].import: the model has no entity 'Produce'"))
+        #expect(try ferry.run(["validate", "Pipelines/demo.yml"], in: folder).status == 0)
+        #expect(try ferry.run(["validate", "Pipelines/catalog.model.yml"], in: folder).status == 0)
+    }
+
+    @Test func aSecondRunOnALockedStoreExits75NamingTheHolder() throws {
+        let folder = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("store.sqlite").path
+        let lock = try StoreLock(storePath: store)
+
+        let result = try ferry.run(
+            ["import", "SampleData/products.csv", "--store", store, "--entity", "Product", "--key", "sku"], in: folder)
+
+        #expect(result.status == 75)
+        #expect(result.standardError.contains("the store is in use by pid \(getpid())"))
+        withExtendedLifetime(lock) {}
+    }
+
+    @Test func inputAndModelProblemsHaveTheirExitCodes() throws {
+        let folder = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("store.sqlite").path
+        let missing = try ferry.run(
+            ["import", "SampleData/nope.csv", "--store", store, "--entity", "Product", "--key", "sku"], in: folder)
+        #expect(missing.status == 66)
+        let badModel = try ferry.run(
+            [
+                "import", "SampleData/products.csv", "--store", store, "--model", "SampleData/products.csv",
+                "--entity", "Product",
+            ], in: folder)
+        #expect(badModel.status == 78)
+        let noKey = try ferry.run(
+            ["import", "SampleData/products.csv", "--store", store, "--entity", "Product"], in: folder)
+        #expect(noKey.status == 78)
+        #expect(noKey.standardError.contains("needs --key"))
+    }
+
+    @Test func anInferredModelKeepsHeadersAndIdentifiersAsWrittenAndRejectsWhatDoesNotFitLater() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try TestSupport.write(
+            Array("code,unit price,count,added\n00123,1.50,3,2026-01-01\n00124,2.25,4,2026-01-02\n".utf8),
+            to: "first.csv", in: folder)
+        let later = try TestSupport.write(
+            Array("code,unit price,count,added\n00125,cheap,5,2026-01-03\n00126,3.00,6,2026-01-04\n".utf8),
+            to: "later.csv", in: folder)
+        let store = folder.appendingPathComponent("inferred.sqlite")
+        #expect(
+            try ferry.run(["import", first, "--store", store.path, "--entity", "Item", "--key", "code"]).status == 0)
+
+        let result = try ferry.run(["import", later, "--store", store.path, "--entity", "Item", "--json"])
+
+        #expect(result.status == 0)
+        #expect(
+            try Self.rows(store, "SELECT code, \"unit price\", count, typeof(added) FROM Item ORDER BY code") == [
+                [.text("00123"), .real(1.5), .integer(3), .text("real")],
+                [.text("00124"), .real(2.25), .integer(4), .text("real")],
+                [.text("00126"), .real(3), .integer(6), .text("real")],
+            ])
+        let report = try JSONDecoder().decode(ImportResult.self, from: Data(result.standardOutput.utf8))
+        #expect(report.counts.rejected == 1 && report.counts.inserted == 1)
+    }
+}

@@ -125,7 +125,8 @@ package final class ReadSnapshot {
     /// - Throws: ``StoreError`` `.sqlite`.
     package func hasTable(_ name: String) throws -> Bool {
         try sqlite("reading the schema") {
-            let statement = try connection.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?")
+            let statement = try connection.prepare(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?")
             try statement.bind([.text(name)])
             return try statement.fetchOne()?[0].integer == 1
         }

@@ -76,6 +76,44 @@ struct PipelineCommandTests {
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("premium.ndjson").path))
     }
 
+    @Test func theNightlyPipelineSyncsTheFeedAndExportsOnlyWhatChanged() throws {
+        let folder = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try ferry.run(["run", "Pipelines/nightly.yml", "--json"], in: folder)
+        #expect(first.status == 0, "\(first.standardError)")
+        let again = try JSONDecoder().decode(
+            PipelineReport.self,
+            from: Data(try ferry.run(["run", "Pipelines/nightly.yml", "--json"], in: folder).standardOutput.utf8))
+        #expect(again.steps[1].counts.unchanged == 15 && again.steps[1].counts.inserted == 0)
+        #expect(again.steps[2].counts.read == 0)
+
+        // Tonight's feed lost two products and changed one price.
+        let feed = folder.appendingPathComponent("SampleData/products.csv")
+        var lines = try String(contentsOf: feed, encoding: .utf8).components(separatedBy: "\n")
+        lines.removeAll { $0.hasPrefix("SKU-0010,") || $0.hasPrefix("SKU-0011,") }
+        lines = lines.map { $0.hasPrefix("SKU-0003,") ? $0.replacingOccurrences(of: ",8.75,", with: ",9.25,") : $0 }
+        try Data(lines.joined(separator: "\n").utf8).write(to: feed)
+        let tonight = try ferry.run(["run", "Pipelines/nightly.yml", "--json"], in: folder)
+        #expect(tonight.status == 0, "\(tonight.standardError)")
+        let report = try JSONDecoder().decode(PipelineReport.self, from: Data(tonight.standardOutput.utf8))
+        #expect(report.steps[1].counts.deleted == 2 && report.steps[1].counts.updated == 1)
+        let changes = try String(
+            contentsOf: folder.appendingPathComponent("out/nightly/products-changed.ndjson"), encoding: .utf8)
+        #expect(changes.split(separator: "\n").count == 1 && changes.contains("\"SKU-0003\""))
+        let manifest = try String(
+            contentsOf: folder.appendingPathComponent("out/nightly/products-changed.ndjson.manifest.json"),
+            encoding: .utf8)
+        #expect(manifest.contains("SKU-0010") && manifest.contains("SKU-0011"))
+
+        // A truncated feed trips the guard: exit 65, nothing deleted.
+        try Data(lines.prefix(4).joined(separator: "\n").utf8).write(to: feed)
+        let truncated = try ferry.run(["run", "Pipelines/nightly.yml"], in: folder)
+        #expect(truncated.status == 65)
+        #expect(truncated.standardError.contains("more than the guard allows (20%)"))
+        let store = folder.appendingPathComponent("out/nightly/catalog.sqlite")
+        #expect(try Self.rows(store, "SELECT count(*) FROM Product") == [[.integer(13)]])
+    }
+
     @Test func aSecondRunOfTheSameInputsChangesNothingItHasAlreadyDone() throws {
         let folder = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: folder) }

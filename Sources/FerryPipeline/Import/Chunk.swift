@@ -10,6 +10,9 @@ struct Chunk: Sendable {
     var positions: [RecordPosition]
     /// Records refused while packing.
     var rejects: [RejectedRecord]
+    /// The key (as text, compound keys joined by U+001F) of every record read, refused ones included, when the
+    /// step is a full sync: its rows are kept.
+    var seenKeys: [String] = []
     /// Records read, rows and rejects together.
     var read: Int
     /// The input read and how far, once this chunk commits.

@@ -11,6 +11,8 @@ final class ChunkProducer: @unchecked Sendable {
     private let channel: ChunkChannel
     private let resumeAt: Checkpoint?
     private let keepsPositions: Bool
+    /// Whether chunks list the keys they saw (full sync).
+    private var tracksKeys: Bool { plan.spec.fullSync != nil }
     /// The header of the first CSV input, for the rejects file.
     private(set) var firstColumnNames: [String]?
 
@@ -92,8 +94,10 @@ final class ChunkProducer: @unchecked Sendable {
             if let reason = packer.pack(record, into: &chunk.rows) {
                 chunk.rejects.append(
                     RejectedRecord(record: record, file: path, reason: reason, columnNames: columnNames))
-            } else if keepsPositions {
-                chunk.positions.append(record.position)
+                if tracksKeys, let key = packer.rawKeyText(of: record) { chunk.seenKeys.append(key) }
+            } else {
+                if keepsPositions { chunk.positions.append(record.position) }
+                if tracksKeys { chunk.seenKeys.append(packer.keyText(ofRow: chunk.rows.count - 1, in: chunk.rows)) }
             }
             if chunk.read >= spec.chunkSize {
                 guard hand(&chunk, reader: reader, consumed: consumed) else { return false }

@@ -115,7 +115,7 @@ public struct Importer: Sendable {
                     // The row counts are the store's to tell; the ledger gets them at the end of the run.
                     return ledger.checkpointCompanion(
                         run: run, checkpoint: chunk.checkpoint, counts: total, rejects: rejects,
-                        firstRejectNumber: firstReject)
+                        firstRejectNumber: firstReject, seenKeys: chunk.seenKeys)
                 }
                 counts.add(outcome.counts)
                 rejectCount += outcome.rejects.count
@@ -123,6 +123,12 @@ public struct Importer: Sendable {
                 if let limit = spec.maxRejects, limit.isExceeded(rejected: counts.rejected, read: counts.read) {
                     throw Self.tooManyRejects(counts.rejected, of: counts.read, limit)
                 }
+            }
+            if let sync = spec.fullSync {
+                counts.deleted = try await FullSyncer(
+                    store: store, plan: plan, sync: sync, runs: [run] + priorRuns, author: author
+                ).run()
+                try await ledger.forgetSeenKeys(ofRuns: [run] + priorRuns)
             }
             status = .succeeded
         } catch {

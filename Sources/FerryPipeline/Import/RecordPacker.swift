@@ -65,6 +65,31 @@ struct RecordPacker {
         return nil
     }
 
+    /// The key of packed row `row` as text: compound keys joined by U+001F. What full sync compares with the
+    /// stored keys (`CAST(key AS TEXT)`), so it is the stored form.
+    func keyText(ofRow row: Int, in rows: PackedRows) -> String {
+        plan.keyColumnIndexes.map { column in
+            let cell = rows.cell(row: row, column: column)
+            switch cell {
+            case .absent, .null: return ""
+            case .integer(let value): return String(value)
+            case .real(let value): return String(value)
+            case .text, .blob: return rows.withBytes(of: cell) { String(decoding: $0, as: UTF8.self) }
+            }
+        }.joined(separator: "\u{1F}")
+    }
+
+    /// The key of a record that did not pack, from its fields as read (trimmed); `nil` when a key field is
+    /// missing. A refused record's row must survive a full sync.
+    func rawKeyText(of record: Record) -> String? {
+        var parts: [String] = []
+        for column in plan.keyColumnIndexes {
+            guard let field = field(column, of: record), !field.isNull else { return nil }
+            parts.append(field.withTrimmedBytes { String(decoding: $0, as: UTF8.self) })
+        }
+        return parts.joined(separator: "\u{1F}")
+    }
+
     private func field(_ offset: Int, of record: Record) -> Field? {
         if let fieldIndexes {
             guard let index = fieldIndexes[offset], index < record.count else { return nil }

@@ -53,6 +53,9 @@ public struct RunLedger: Sendable {
                     line INTEGER NOT NULL, reason TEXT NOT NULL, fields TEXT NOT NULL, PRIMARY KEY (run, seq))
                     WITHOUT ROWID
                 """)
+            try connection.execute(
+                "CREATE TABLE IF NOT EXISTS ferry_seen (run INTEGER NOT NULL, key TEXT NOT NULL, PRIMARY KEY (run, key)) "
+                    + "WITHOUT ROWID")
         }
     }
 
@@ -106,9 +109,11 @@ public struct RunLedger: Sendable {
         }
     }
 
-    /// The SQL that commits a chunk's checkpoint, cumulative counts and rejects with the chunk itself.
+    /// The SQL that commits a chunk's checkpoint, cumulative counts, rejects and (full sync) the keys it saw with
+    /// the chunk itself.
     package func checkpointCompanion(
-        run: Int64, checkpoint: Checkpoint, counts: StepCounts, rejects: [RejectedRecord], firstRejectNumber: Int
+        run: Int64, checkpoint: Checkpoint, counts: StepCounts, rejects: [RejectedRecord], firstRejectNumber: Int,
+        seenKeys: [String] = []
     ) -> TransactionCompanion {
         let checkpointJSON = Self.json(checkpoint)
         let countsJSON = Self.json(counts)
@@ -116,6 +121,13 @@ public struct RunLedger: Sendable {
             let update = try connection.prepare("UPDATE ferry_runs SET checkpoint = ?, counts = ? WHERE id = ?")
             try update.bind([.text(checkpointJSON), .text(countsJSON), .integer(run)])
             try update.run()
+            if !seenKeys.isEmpty {
+                let seen = try connection.prepare("INSERT OR IGNORE INTO ferry_seen (run, key) VALUES (?, ?)")
+                for key in seenKeys {
+                    try seen.bind([.integer(run), .text(key)])
+                    try seen.run()
+                }
+            }
             guard !rejects.isEmpty else { return }
             let insert = try connection.prepare(
                 "INSERT INTO ferry_rejects (run, seq, file, record, line, reason, fields) VALUES (?, ?, ?, ?, ?, ?, ?)")
@@ -153,6 +165,19 @@ public struct RunLedger: Sendable {
             let update = try connection.prepare("UPDATE ferry_runs SET inputs = ? WHERE id = ?")
             try update.bind([.text(inputsJSON), .integer(run)])
             try update.run()
+        }
+    }
+
+    /// Drops the keys `runs` recorded for a full sync, once it is done.
+    ///
+    /// - Throws: ``StoreError`` when SQLite fails.
+    public func forgetSeenKeys(ofRuns runs: [Int64]) async throws {
+        try await Self.write(store, "clearing a full sync's keys") { connection in
+            let delete = try connection.prepare("DELETE FROM ferry_seen WHERE run = ?")
+            for run in runs {
+                try delete.bind([.integer(run)])
+                try delete.run()
+            }
         }
     }
 

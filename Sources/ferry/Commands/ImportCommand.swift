@@ -85,6 +85,15 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "Fail (exit 65) once more than this many records are rejected.")
     var maxRejects: Int?
 
+    @Flag(help: "Delete the entity's rows whose key the inputs do not hold (after importing them).")
+    var fullSync = false
+
+    @Option(help: "With --full-sync: refuse to delete more than this fraction of the rows (0...1).")
+    var maxDelete: Double = 0.1
+
+    @Flag(help: "With --full-sync: delete past the --max-delete guard.")
+    var forceSync = false
+
     @Flag(help: "Continue the last unfinished import of these files into this entity after its last chunk.")
     var resume = false
 
@@ -100,6 +109,7 @@ struct ImportCommand: AsyncParsableCommand {
             _ = try resolveFormat(format, path: file, option: "--format")
         }
         _ = try relationshipMappings()
+        guard (0...1).contains(maxDelete) else { throw ValidationError("--max-delete is a fraction between 0 and 1.") }
     }
 
     /// `--relationship` values as mappings.
@@ -144,6 +154,7 @@ struct ImportCommand: AsyncParsableCommand {
             spec.chunkSize = chunk
             spec.rejectsPath = rejects
             spec.maxRejects = maxRejects.map { .count($0) }
+            if fullSync { spec.fullSync = FullSync(maxDeleteFraction: maxDelete, force: forceSync) }
             let container = try await StoreOpening.container(
                 storePath: store, modelPath: model,
                 inferred: { try ModelInference.model(entity: entity, keys: spec.keys, spec: spec) }, logger: logger)

@@ -1,0 +1,93 @@
+import Foundation
+import FerrySQLite
+import FerryStore
+
+/// Deletes the rows of an import's entity that its inputs no longer hold: the input is the whole truth for its
+/// scope. Runs after the last chunk, with a guard that refuses a mass deletion (a truncated input file must not
+/// empty the table).
+///
+/// Each chunk recorded the keys it read — refused records' keys too, so a bad record never deletes its row — in
+/// `ferry_seen`, with its checkpoint; a resumed run counts the keys of the runs it continues.
+struct FullSyncer: Sendable {
+    let store: PersistentStore
+    let plan: ImportPlan
+    let sync: FullSync
+    /// The run and those it continued.
+    let runs: [Int64]
+    let author: String
+
+    /// Deletes the unseen rows; returns how many objects went (cascades included).
+    ///
+    /// - Throws: ``PipelineError`` `.syncGuard` when more than ``FullSync/maxDeleteFraction`` of the scope would go
+    ///   without ``FullSync/force``; ``FetchPredicateError`` for a bad scope; ``StoreError``.
+    func run() async throws -> Int {
+        let entity = plan.entity.name
+        var scoped: [Int64]?
+        if let scope = sync.scope {
+            var request = FetchRequest(entityName: entity, resultType: .managedObjectID)
+            request.predicate = try FetchPredicate(format: scope)
+            if case .objectIDs(let ids) = try await store.fetch(request) { scoped = ids.map(\.primaryKey) }
+        }
+        let (scopeCount, unseen) = try await unseenRows(scoped: scoped)
+        guard !unseen.isEmpty else { return 0 }
+        let fraction = Double(unseen.count) / Double(max(scopeCount, 1))
+        if fraction > sync.maxDeleteFraction && !sync.force {
+            throw PipelineError(
+                .syncGuard,
+                "full sync of \(entity) would delete \(unseen.count) of \(scopeCount) rows "
+                    + "(\(Self.percent(fraction))), more than the guard allows (\(Self.percent(sync.maxDeleteFraction))); "
+                    + "nothing was deleted. Check the input is complete, or set fullSync.force (--force-sync) to delete them"
+            )
+        }
+        var request = BatchDeleteRequest(objectIDs: unseen, resultType: .count)
+        request.transactionAuthor = author
+        let result = try await store.execute(request)
+        return result.deletedCount + result.cascadedCount
+    }
+
+    /// How many rows the scope holds, and the object IDs of those whose key no chunk of `runs` saw.
+    private func unseenRows(scoped: [Int64]?) async throws -> (Int, [ObjectID]) {
+        guard let mapping = store.schema.mapping(for: plan.entity.name) else { return (0, []) }
+        let keyText = plan.keys.map { "CAST(\(SQL.identifier($0)) AS TEXT)" }.joined(separator: " || char(31) || ")
+        let ids = mapping.hierarchyIDs.map(String.init).joined(separator: ", ")
+        let runs = self.runs.map(String.init).joined(separator: ", ")
+        let table = SQL.identifier(mapping.table)
+        let names = store.schema.entityNames
+        let storeIdentifier = store.identifier
+        let path = store.writer.path
+        return try await store.writer.run { connection in
+            do {
+                var scope = ""
+                if let scoped {
+                    try connection.execute("CREATE TEMP TABLE IF NOT EXISTS ferry_sync_scope (pk INTEGER PRIMARY KEY)")
+                    try connection.execute("DELETE FROM temp.ferry_sync_scope")
+                    let insert = try connection.prepare("INSERT INTO temp.ferry_sync_scope (pk) VALUES (?)")
+                    for key in scoped {
+                        try insert.bind([.integer(key)])
+                        try insert.run()
+                    }
+                    scope = " AND _pk IN (SELECT pk FROM temp.ferry_sync_scope)"
+                }
+                defer { if scoped != nil { try? connection.execute("DELETE FROM temp.ferry_sync_scope") } }
+                let base = "FROM \(table) WHERE _ent IN (\(ids))\(scope)"
+                let count = try connection.prepare("SELECT count(*) \(base)").fetchOne()?[0].integer ?? 0
+                let select = try connection.prepare(
+                    "SELECT _pk, _ent \(base) AND (\(keyText)) NOT IN (SELECT key FROM ferry_seen WHERE run IN (\(runs)))"
+                )
+                let unseen = try select.fetchAll().map { row in
+                    ObjectID(
+                        entityName: names[Int(row[1].integer ?? 0)] ?? plan.entity.name,
+                        primaryKey: row[0].integer ?? 0,
+                        storeIdentifier: storeIdentifier)
+                }
+                return (Int(count), unseen)
+            } catch let error as SQLiteError {
+                throw StoreError(.sqlite, "finding the rows a full sync deletes failed", path: path, underlying: error)
+            }
+        }
+    }
+
+    private static func percent(_ fraction: Double) -> String {
+        fraction * 100 < 10 ? String(format: "%.1f%%", fraction * 100) : String(format: "%.0f%%", fraction * 100)
+    }
+}

@@ -15,6 +15,7 @@ struct BatchChunkWriter: ChunkWriter {
         var chunk = chunk
         let lateRejects = try await resolveRelationships(&chunk)
         let allRejects = chunk.rejects + lateRejects
+        chunk.reorder(chunk.rows.orderByKey(plan.keyColumnIndexes))
         var outcome = ChunkOutcome(rejects: allRejects)
         outcome.counts.read = chunk.read
         outcome.counts.rejected = allRejects.count

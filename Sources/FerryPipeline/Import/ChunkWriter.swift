@@ -19,6 +19,19 @@ protocol ChunkWriter: Sendable {
         async throws -> ChunkOutcome
 }
 
+extension Chunk {
+    /// Where row `row`'s record starts (an empty position when positions were not kept).
+    func position(of row: Int) -> RecordPosition {
+        row < positions.count ? positions[row] : RecordPosition(record: 0, line: 0, byteOffset: 0)
+    }
+
+    /// Keeps the rows at `order` (indexes of rows), in that order, with their positions.
+    mutating func reorder(_ order: [Int]) {
+        rows = rows.rows(at: order)
+        if !positions.isEmpty { positions = order.map { position(of: $0) } }
+    }
+}
+
 /// Helpers the two writers share.
 enum ChunkWriters {
     /// Commits `companion` in a transaction of its own: a chunk with no row to write still moves the checkpoint.
@@ -30,35 +43,19 @@ enum ChunkWriters {
     /// Takes the rows in `refused` out of `chunk` and returns them as rejects, with their values as converted
     /// (the record as read is gone by now) under their input column names.
     static func remove(_ refused: [Int: String], from chunk: inout Chunk, plan: ImportPlan) -> [RejectedRecord] {
-        var kept = PackedRows(columns: chunk.rows.columns)
-        var positions: [RecordPosition] = []
+        var kept: [Int] = []
         var rejects: [RejectedRecord] = []
         for row in 0..<chunk.rows.count {
-            let position =
-                row < chunk.positions.count ? chunk.positions[row] : RecordPosition(record: 0, line: 0, byteOffset: 0)
-            if let reason = refused[row] {
-                rejects.append(
-                    RejectedRecord(
-                        file: chunk.inputPath, position: position, reason: reason,
-                        fieldsJSON: fieldsJSON(of: chunk.rows, row: row, plan: plan)))
+            guard let reason = refused[row] else {
+                kept.append(row)
                 continue
             }
-            for column in 0..<chunk.rows.columns.count {
-                let cell = chunk.rows.cell(row: row, column: column)
-                switch cell {
-                case .absent: kept.appendAbsent()
-                case .null: kept.appendNull()
-                case .integer(let value): kept.appendInteger(value)
-                case .real(let value): kept.appendReal(value)
-                case .text: chunk.rows.withBytes(of: cell) { kept.appendText($0) }
-                case .blob: chunk.rows.withBytes(of: cell) { kept.appendBlob($0) }
-                }
-            }
-            kept.endRow()
-            positions.append(position)
+            rejects.append(
+                RejectedRecord(
+                    file: chunk.inputPath, position: chunk.position(of: row), reason: reason,
+                    fieldsJSON: fieldsJSON(of: chunk.rows, row: row, plan: plan)))
         }
-        chunk.rows = kept
-        chunk.positions = positions
+        chunk.reorder(kept)
         return rejects.sorted { $0.position.record < $1.position.record }
     }
 

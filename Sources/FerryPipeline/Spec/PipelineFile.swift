@@ -28,8 +28,9 @@ public struct PipelineFile: Sendable {
     public var store: String
     /// The model file, resolved; `nil` to use the store's own model.
     public var model: String?
-    /// Whether the store records persistent history (needed by `sinceLast` exports); on by default.
-    public var recordsHistory = true
+    /// Whether the store records persistent history (needed by `sinceLast` exports); off by default, as in Core
+    /// Data (a store that already records history keeps recording).
+    public var recordsHistory = false
     /// The steps, in order.
     public var steps: [PipelineStep] = []
 

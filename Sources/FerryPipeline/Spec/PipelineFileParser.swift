@@ -72,7 +72,7 @@ public struct PipelineFileParser {
         var file = PipelineFile(
             path: path, store: resolve(store),
             model: fields["model"].flatMap { reader.string($0, "model") }.map(resolve))
-        if let node = fields["history"] { file.recordsHistory = reader.bool(node, "history") ?? true }
+        if let node = fields["history"] { file.recordsHistory = reader.bool(node, "history") ?? false }
         guard let stepsNode = fields["steps"], case .sequence(let steps) = stepsNode, !steps.isEmpty else {
             reader.report(fields["steps"] ?? root, "steps", "expected a list of steps (- import: …)")
             return nil

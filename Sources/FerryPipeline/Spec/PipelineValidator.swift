@@ -34,6 +34,9 @@ public enum PipelineValidator {
                     _ = try delete.predicate.map { try FetchPredicate(format: $0) }
                 case .export(let export):
                     try entity(export.entity, in: model)
+                    if export.sinceLast != nil && !file.recordsHistory {
+                        issue("sinceLast exports what changed from persistent history: add 'history: true' at the top")
+                    }
                     _ = try export.predicate.map { try FetchPredicate(format: $0) }
                     let known = Set(model.allAttributes(of: export.entity).map(\.name))
                     for field in export.fields ?? [] where !field.contains(".") && !known.contains(field) {

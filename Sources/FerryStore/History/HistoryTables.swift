@@ -1,4 +1,5 @@
 import FerrySQLite
+import Foundation
 
 /// The SQLite tables that hold persistent history (REFERENCE.md §7.7), readable in any SQLite tool:
 ///
@@ -62,5 +63,19 @@ enum HistoryTables {
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?")
         try statement.bind(transactions, at: 1)
         return try statement.fetchOne()?[0].integer == 1
+    }
+}
+
+extension PersistentStore {
+    /// Whether the store file at `path` has recorded persistent history (it was opened with
+    /// ``PersistentStoreDescription/recordsHistory`` on at least once); `false` for a missing or unreadable file.
+    ///
+    /// Tools that open stores for other people's jobs keep recording once a store has started, so an ad-hoc
+    /// write never leaves a hole in the history an incremental export relies on.
+    public static func hasRecordedHistory(at path: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: path),
+            let connection = try? Connection(path: path, mode: .readOnly)
+        else { return false }
+        return (try? HistoryTables.exist(on: connection)) ?? false
     }
 }

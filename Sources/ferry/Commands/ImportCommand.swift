@@ -94,6 +94,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "With --full-sync: delete past the --max-delete guard.")
     var forceSync = false
 
+    @Flag(help: "Record persistent history (for ferry history and export --since-last); a store that records it keeps on.")
+    var history = false
+
     @Flag(help: "Continue the last unfinished import of these files into this entity after its last chunk.")
     var resume = false
 
@@ -156,7 +159,7 @@ struct ImportCommand: AsyncParsableCommand {
             spec.maxRejects = maxRejects.map { .count($0) }
             if fullSync { spec.fullSync = FullSync(maxDeleteFraction: maxDelete, force: forceSync) }
             let container = try await StoreOpening.container(
-                storePath: store, modelPath: model,
+                storePath: store, modelPath: model, recordsHistory: history,
                 inferred: { try ModelInference.model(entity: entity, keys: spec.keys, spec: spec) }, logger: logger)
             let progress = ProgressLine(inputPath: files.first ?? "-")
             defer { progress.clear() }

@@ -5,12 +5,13 @@ import Logging
 /// Opening the store a command names: with a model file, or with the model the store keeps.
 enum StoreOpening {
     /// A loaded container for the store at `path`; `modelPath` names a model file (required for a new store
-    /// unless `inferred` gives a model).
+    /// unless `inferred` gives a model). `recordsHistory` turns persistent history on (a store that already
+    /// records it always does).
     ///
     /// - Throws: ``ModelError`` for a bad model file; ``StoreError`` (`.fileNotFound` when the store does not exist
     ///   and no model was given).
     static func container(
-        storePath: String, modelPath: String?, recordsHistory: Bool = true,
+        storePath: String, modelPath: String?, recordsHistory: Bool = false,
         inferred: (() throws -> ManagedObjectModel)? = nil, logger: Logger
     ) async throws -> PersistentContainer {
         var description = PersistentStoreDescription(path: storePath)
@@ -19,7 +20,8 @@ enum StoreOpening {
         description.cacheSizeKiB = 64 * 1024
         // Checkpoints (the only syncs under synchronous=NORMAL) every 64 MiB of log rather than every 4 MiB.
         description.walAutoCheckpointPages = 16_384
-        description.recordsHistory = recordsHistory
+        // Opt-in, as in Core Data; but a store that records history keeps recording, whoever writes to it.
+        description.recordsHistory = recordsHistory || PersistentStore.hasRecordedHistory(at: storePath)
         let name = URL(fileURLWithPath: storePath).deletingPathExtension().lastPathComponent
         let container: PersistentContainer
         if let modelPath {

@@ -13,6 +13,8 @@ final class ChunkProducer: @unchecked Sendable {
     private let keepsPositions: Bool
     /// Whether chunks list the keys they saw (full sync).
     private var tracksKeys: Bool { plan.spec.fullSync != nil }
+    /// Text and blob bytes per row in the last chunk, to size the next.
+    private var bytesPerRow = 64
     /// The header of the first CSV input, for the rejects file.
     private(set) var firstColumnNames: [String]?
 
@@ -111,13 +113,19 @@ final class ChunkProducer: @unchecked Sendable {
     }
 
     private func emptyChunk(input: Int, path: String, consumed: Int) -> Chunk {
-        Chunk(
-            rows: PackedRows(columns: plan.columns.map(\.name)), positions: [], rejects: [], read: 0,
+        var rows = PackedRows(columns: plan.columns.map(\.name))
+        // Sized by the last chunk, so a chunk's buffers grow once instead of doubling their way up.
+        rows.reserveCapacity(rows: plan.spec.chunkSize, bytesPerRow: bytesPerRow)
+        var positions: [RecordPosition] = []
+        if keepsPositions { positions.reserveCapacity(plan.spec.chunkSize) }
+        return Chunk(
+            rows: rows, positions: positions, rejects: [], read: 0,
             checkpoint: Checkpoint(input: input, records: consumed), inputPath: path, bytesRead: 0)
     }
 
     private func hand(_ chunk: inout Chunk, reader: any RecordReader, consumed: Int) -> Bool {
         chunk.checkpoint.records = consumed
+        if chunk.rows.count > 0 { bytesPerRow = chunk.rows.bytes.count / chunk.rows.count + 16 }
         chunk.bytesRead = reader.bytesRead
         let full = chunk
         chunk = emptyChunk(input: chunk.checkpoint.input, path: chunk.inputPath, consumed: consumed)

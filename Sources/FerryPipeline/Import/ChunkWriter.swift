@@ -27,7 +27,7 @@ extension Chunk {
 
     /// Keeps the rows at `order` (indexes of rows), in that order, with their positions.
     mutating func reorder(_ order: [Int]) {
-        rows = rows.rows(at: order)
+        rows = rows.reordered(order)
         if !positions.isEmpty { positions = order.map { position(of: $0) } }
     }
 }

@@ -55,26 +55,6 @@ extension PackedRows {
 }
 
 extension PackedRows {
-    /// The rows at `order` (indexes of complete rows), in that order: a copy whose cells point into its own bytes.
-    func rows(at order: [Int]) -> PackedRows {
-        var copy = PackedRows(columns: columns)
-        for row in order {
-            for column in 0..<columns.count {
-                let cell = cell(row: row, column: column)
-                switch cell {
-                case .absent: copy.appendAbsent()
-                case .null: copy.appendNull()
-                case .integer(let value): copy.appendInteger(value)
-                case .real(let value): copy.appendReal(value)
-                case .text: withBytes(of: cell) { copy.appendText($0) }
-                case .blob: withBytes(of: cell) { copy.appendBlob($0) }
-                }
-            }
-            copy.endRow()
-        }
-        return copy
-    }
-
     /// The complete rows' indexes ordered by the cells of `keyColumns` as SQLite's BINARY collation orders them
     /// (NULL first, then numbers, then text by bytes), ties kept in row order. Inserting a chunk in key order walks
     /// the uniqueness index once instead of jumping between its pages for every row.

@@ -141,6 +141,26 @@ public struct PackedRows: Sendable {
         }
     }
 
+    /// The complete rows at `order` (row indexes), in that order. Only the cells move: text and blob cells keep
+    /// pointing into the same (shared, not copied) bytes.
+    public func reordered(_ order: [Int]) -> PackedRows {
+        var copy = PackedRows(columns: columns)
+        copy.bytes = bytes
+        copy.cells.reserveCapacity(order.count * columns.count)
+        for row in order {
+            precondition(row < count, "row \(row) out of range 0..<\(count)")
+            copy.cells.append(contentsOf: cells[row * columns.count..<(row + 1) * columns.count])
+        }
+        copy.count = order.count
+        return copy
+    }
+
+    /// Reserves room for `rows` rows of about `bytesPerRow` bytes of text and blobs each.
+    public mutating func reserveCapacity(rows: Int, bytesPerRow: Int) {
+        cells.reserveCapacity(rows * columns.count)
+        bytes.reserveCapacity(rows * bytesPerRow)
+    }
+
     /// Removes every row, keeping the buffers' capacity.
     public mutating func removeAll() {
         cells.removeAll(keepingCapacity: true)

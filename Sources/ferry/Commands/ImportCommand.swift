@@ -94,7 +94,12 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "With --full-sync: delete past the --max-delete guard.")
     var forceSync = false
 
-    @Flag(help: "Record persistent history (for ferry history and export --since-last); a store that records it keeps on.")
+    @Option(help: "The store's page cache in MiB: more keeps a large uniqueness index in memory.")
+    var cacheMb: Int = 32
+
+    @Flag(
+        help: "Record persistent history (for ferry history and export --since-last); a store that records it keeps on."
+    )
     var history = false
 
     @Flag(help: "Continue the last unfinished import of these files into this entity after its last chunk.")
@@ -107,6 +112,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard chunk > 0 else { throw ValidationError("--chunk must be at least 1.") }
+        guard cacheMb > 0 else { throw ValidationError("--cache-mb must be at least 1.") }
         if let maxRejects, maxRejects < 0 { throw ValidationError("--max-rejects cannot be negative.") }
         for file in files where file != "-" {
             _ = try resolveFormat(format, path: file, option: "--format")
@@ -159,7 +165,7 @@ struct ImportCommand: AsyncParsableCommand {
             spec.maxRejects = maxRejects.map { .count($0) }
             if fullSync { spec.fullSync = FullSync(maxDeleteFraction: maxDelete, force: forceSync) }
             let container = try await StoreOpening.container(
-                storePath: store, modelPath: model, recordsHistory: history,
+                storePath: store, modelPath: model, recordsHistory: history, cacheMiB: cacheMb,
                 inferred: { try ModelInference.model(entity: entity, keys: spec.keys, spec: spec) }, logger: logger)
             let progress = ProgressLine(inputPath: files.first ?? "-")
             defer { progress.clear() }

@@ -11,13 +11,13 @@ enum StoreOpening {
     /// - Throws: ``ModelError`` for a bad model file; ``StoreError`` (`.fileNotFound` when the store does not exist
     ///   and no model was given).
     static func container(
-        storePath: String, modelPath: String?, recordsHistory: Bool = false,
+        storePath: String, modelPath: String?, recordsHistory: Bool = false, cacheMiB: Int = 32,
         inferred: (() throws -> ManagedObjectModel)? = nil, logger: Logger
     ) async throws -> PersistentContainer {
         var description = PersistentStoreDescription(path: storePath)
-        // Bulk runs touch index pages all over the file (keys arrive in any order): a 64 MiB page cache, as the
-        // C reference uses, keeps them in memory instead of re-reading them.
-        description.cacheSizeKiB = 64 * 1024
+        // Bulk runs touch index pages all over the file (keys arrive in any order): a page cache of some tens of
+        // MiB keeps them in memory instead of re-reading them, and bounds the process's memory.
+        description.cacheSizeKiB = cacheMiB * 1024
         // Checkpoints (the only syncs under synchronous=NORMAL) every 64 MiB of log rather than every 4 MiB.
         description.walAutoCheckpointPages = 16_384
         // Opt-in, as in Core Data; but a store that records history keeps recording, whoever writes to it.

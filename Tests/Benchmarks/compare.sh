@@ -5,7 +5,8 @@
 #   ROWS=200000 BIG=0 bash Tests/Benchmarks/compare.sh
 #
 # Environment: ROWS (default 1000000), RUNS (timed runs per case, default 5), BIG (1: also count a file 10x
-# larger for the memory-scaling check; 0: skip), STORE (1: also the store's benchmarks; 0: skip),
+# larger for the memory-scaling check; 0: skip), IMPORT (1: ferry import and export; 0: skip), STORE (1: also
+# the store's library benchmarks; 0: skip),
 # DATA (data folder, default Tests/Benchmarks/data/ROWS),
 # SHARED (default ../shared beside the package).
 #
@@ -69,6 +70,29 @@ row() {  # row TASK FILE FERRY-COMMAND C-COMMAND
 
 row "count CSV ($ROWS rows)" "$CSV" "$FERRY count $CSV" "$LIMIT parse-csv $CSV"
 row "count NDJSON ($ROWS rows)" "$ND" "$FERRY count $ND" "$LIMIT parse-ndjson $ND"
+
+if [ "${IMPORT:-1}" = 1 ]; then
+  # ferry import and export (issue 5), each run from an empty store (or a copy of a loaded one for upserts).
+  UPD=$DATA/products_update.csv
+  FI="$FERRY import --quiet --entity products --key sku"
+  C_UNIQUE="sh -c 'rm -f $WORK/c.sqlite*; $LIMIT import-csv $WORK/c.sqlite $CSV --mode unique'"
+  row "ferry import, batch" "$CSV" "sh -c 'rm -f $WORK/f.sqlite*; $FI --store $WORK/f.sqlite $CSV'" "$C_UNIQUE"
+  row "ferry import, context" "$CSV" \
+    "sh -c 'rm -f $WORK/f.sqlite*; $FI --mode context --store $WORK/f.sqlite $CSV'" "$C_UNIQUE"
+  row "ferry import NDJSON, batch" "$ND" "sh -c 'rm -f $WORK/f.sqlite*; $FI --store $WORK/f.sqlite $ND'" \
+    "sh -c 'rm -f $WORK/c.sqlite*; $LIMIT import-ndjson $WORK/c.sqlite $ND --mode unique'"
+  $FI --store "$WORK/ibase.sqlite" "$CSV"
+  "$LIMIT" import-csv "$WORK/icbase.sqlite" "$CSV" --mode unique >&2
+  row "ferry import upsert (update file)" "$UPD" \
+    "sh -c 'cp $WORK/ibase.sqlite $WORK/fu.sqlite; rm -f $WORK/fu.sqlite-* $WORK/fu.sqlite.lock; $FI --merge-policy object-trump --store $WORK/fu.sqlite $UPD'" \
+    "sh -c 'cp $WORK/icbase.sqlite $WORK/cu.sqlite; rm -f $WORK/cu.sqlite-*; $LIMIT import-csv $WORK/cu.sqlite $UPD --mode upsert'"
+  row "ferry export CSV" "$CSV" "$FERRY export --quiet --store $WORK/ibase.sqlite --entity products --output $WORK/out.csv" \
+    "$LIMIT export $WORK/icbase.sqlite $WORK/cout.csv"
+  log "$(cd "$WORK" && $TIMER -n "$RUNS" --warmup 1 \
+    --vs "sh $SHARED/bench/peers/sqlite3-cli/cli.sh export $WORK/icbase.sqlite $WORK/sout.csv" \
+    -- "$FERRY" export --quiet --store "$WORK/ibase.sqlite" --entity products --output "$WORK/out.csv" \
+    | awk '/^A\/B wall/ {print "ferry export / sqlite3 CLI export, wall ratio (median): " $4}')"
+fi
 
 if [ "${STORE:-1}" = 1 ]; then
   # The store (issues 3 and 4): each run starts from an empty store (or, for upserts, a copy of a loaded one).

@@ -114,6 +114,25 @@ struct PipelineCommandTests {
         #expect(try Self.rows(store, "SELECT count(*) FROM Product") == [[.integer(13)]])
     }
 
+    @Test func aDryRunReportsWhatWouldChangeAndKeepsNothing() throws {
+        let folder = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("out/demo/catalog.sqlite")
+        #expect(try ferry.run(["run", "Pipelines/demo.yml", "-q"], in: folder).status == 0)
+        let before = try Self.rows(store, "SELECT count(*), (SELECT count(*) FROM ferry_runs) FROM Product")
+        let csv = try Data(contentsOf: folder.appendingPathComponent("out/demo/products.csv"))
+
+        let dry = try ferry.run(["run", "Pipelines/demo.yml", "--dry-run", "--json"], in: folder)
+
+        #expect(dry.status == 0, "\(dry.standardError)")
+        let report = try JSONDecoder().decode(PipelineReport.self, from: Data(dry.standardOutput.utf8))
+        // SKU-0015 was deleted by the first run; the feed brings it back.
+        #expect(report.steps[1].counts.inserted == 1 && report.steps[1].counts.unchanged == 14)
+        #expect(try Self.rows(store, "SELECT count(*), (SELECT count(*) FROM ferry_runs) FROM Product") == before)
+        #expect(try Data(contentsOf: folder.appendingPathComponent("out/demo/products.csv")) == csv)
+        #expect(!report.store.hasPrefix(folder.path))
+    }
+
     @Test func aSecondRunOfTheSameInputsChangesNothingItHasAlreadyDone() throws {
         let folder = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: folder) }

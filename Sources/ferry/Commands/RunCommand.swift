@@ -18,6 +18,7 @@ struct RunCommand: AsyncParsableCommand {
               ferry run Pipelines/demo.yml
               ferry run Pipelines/nightly.yml --json > report.json
               ferry run Pipelines/nightly.yml --resume --log-level info
+              ferry run Pipelines/nightly.yml --dry-run      # what would change, nothing kept
 
             A crontab line (02:30 every night; exit 75 means another run still holds the store):
               30 2 * * *  cd /srv/ferry && ferry run Pipelines/nightly.yml --quiet >> /var/log/ferry.log 2>&1
@@ -33,6 +34,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Continue each import step's unfinished run after its last committed chunk.")
     var resume = false
 
+    @Flag(help: "Run every step on a copy of the store, report what would change, and keep nothing.")
+    var dryRun = false
+
     @Flag(help: "Print the report as JSON on standard output.")
     var json = false
 
@@ -46,6 +50,16 @@ struct RunCommand: AsyncParsableCommand {
             if let store { file.store = store }
             let lock = try StoreLock(storePath: file.store)
             defer { withExtendedLifetime(lock) {} }
+            var scratch: URL?
+            defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
+            if dryRun {
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-dry-run-\(getpid())")
+                try? FileManager.default.removeItem(at: folder)
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                scratch = folder
+                file = try file.preparingDryRun(in: folder)
+                logger.notice("dry run: working on a copy of the store; nothing will be kept")
+            }
             let container = try await StoreOpening.container(
                 storePath: file.store, modelPath: file.model, recordsHistory: file.recordsHistory, logger: logger)
             let issues = PipelineValidator.issues(in: file, model: container.model)
@@ -69,7 +83,7 @@ struct RunCommand: AsyncParsableCommand {
         if json {
             print(try RunReport.json(report))
         } else if !logging.quiet {
-            printError(report.table)
+            printError((dryRun ? "dry run, nothing kept: " : "") + report.table)
         }
     }
 }

@@ -15,7 +15,7 @@ struct ContextChunkWriter: ChunkWriter {
     let plan: ImportPlan
     let author: String
 
-    func commit(_ chunk: Chunk, companion: @escaping @Sendable (_ rejects: [RejectedRecord]) -> TransactionCompanion)
+    func commit(_ chunk: Chunk, companion: @escaping @Sendable (_ outcome: ChunkOutcome) -> TransactionCompanion)
         async throws -> ChunkOutcome
     {
         let store = container.persistentStore
@@ -120,12 +120,13 @@ private struct ChunkApplication {
     }
 
     /// Saves with the checkpoint; records whose objects fail validation are refused and the rest saved again.
-    mutating func save(companion: (_ rejects: [RejectedRecord]) -> TransactionCompanion) throws -> ChunkOutcome {
+    mutating func save(companion: (_ outcome: ChunkOutcome) -> TransactionCompanion) throws -> ChunkOutcome {
         while true {
+            counts.rejected = rejects.count
+            let outcome = ChunkOutcome(counts: counts, rejects: rejects)
             do {
-                try context.save(committingWith: companion(rejects))
-                counts.rejected = rejects.count
-                return ChunkOutcome(counts: counts, rejects: rejects)
+                try context.save(committingWith: companion(outcome))
+                return outcome
             } catch let error as ValidationError {
                 try refuse(error)
             }

@@ -108,13 +108,13 @@ public struct Importer: Sendable {
                 }
                 let before = counts
                 let firstReject = rejectCount
-                let outcome = try await writer.commit(chunk) { rejects in
+                let outcome = try await writer.commit(chunk) { outcome in
+                    // The cumulative counts, row counts included, commit with the chunk: a run killed after it
+                    // resumes with counts that still balance.
                     var total = before
-                    total.read += chunk.read
-                    total.rejected += rejects.count
-                    // The row counts are the store's to tell; the ledger gets them at the end of the run.
+                    total.add(outcome.counts)
                     return ledger.checkpointCompanion(
-                        run: run, checkpoint: chunk.checkpoint, counts: total, rejects: rejects,
+                        run: run, checkpoint: chunk.checkpoint, counts: total, rejects: outcome.rejects,
                         firstRejectNumber: firstReject)
                 }
                 counts.add(outcome.counts)

@@ -87,20 +87,18 @@ private struct ChunkApplication {
             let object: ManagedObject
             var isNew = false
             if let existing = byKey[key] {
-                if existing.isInserted && rowOfObject[ObjectIdentifier(existing)] != nil {
-                    // A key twice in one chunk: the later record updates the object the earlier one made.
-                } else {
-                    switch policy {
-                    case .mergeByPropertyStoreTrump, .rollback:
-                        counts.unchanged += 1
-                        continue
-                    case .error:
-                        throw PipelineError(
-                            .conflict,
-                            "\(chunk.inputPath), record \(position(row).record): an object with key \(key) is already "
-                                + "stored (merge policy: error; store-trump keeps it, object-trump updates it)")
-                    default: break
-                    }
+                // A key an earlier record of the same chunk inserted is treated as stored, as batch mode and a
+                // smaller chunk would: the result must not depend on where the chunks split.
+                switch policy {
+                case .mergeByPropertyStoreTrump, .rollback:
+                    counts.unchanged += 1
+                    continue
+                case .error:
+                    throw PipelineError(
+                        .conflict,
+                        "\(chunk.inputPath), record \(position(row).record): an object with key \(key) is already "
+                            + "stored (merge policy: error; store-trump keeps it, object-trump updates it)")
+                default: break
                 }
                 object = existing
             } else {

@@ -96,6 +96,26 @@ struct ImporterResumeTests {
         }
     }
 
+    /// A run dies after its last chunk but before its rejects file is written (SIGKILL, or the file cannot be
+    /// written): the ledger must not say succeeded yet, so that `--resume` writes the file.
+    @Test func aRunIsRecordedAsSucceededOnlyOnceItsRejectsFileIsWritten() async throws {
+        let fixture = try await ImportFixture()
+        let input = try fixture.file("products.csv", Self.products(10))
+        await #expect(throws: (any Error).self) {
+            try await fixture.importProducts([input]) { $0.rejectsPath = fixture.path("missing/rejects.csv") }
+        }
+        #expect(try fixture.rows("SELECT status FROM ferry_runs") == [[.text("failed")]])
+
+        let resumed = try await fixture.importProducts([input], resume: true) {
+            $0.rejectsPath = fixture.path("rejects.csv")
+        }
+
+        #expect(resumed.resumed && resumed.counts.read == 10 && resumed.counts.rejected == 1)
+        #expect(resumed.rejectsPath == fixture.path("rejects.csv"))
+        let rejects = try String(contentsOfFile: fixture.path("rejects.csv"), encoding: .utf8)
+        #expect(rejects.split(separator: "\n").count == 2 && rejects.contains("SKU-7,"))
+    }
+
     @Test func resumingAfterTheInputChangedIsRefused() async throws {
         let fixture = try await ImportFixture()
         let input = try fixture.file("products.csv", Self.products(10))

@@ -90,6 +90,7 @@ public struct Importer: Sendable {
         producer.start()
         var rejectCount = counts.rejected
         var status = RunLedger.Status.failed
+        var rejectsPath: String?
         defer { channel.cancel() }
         do {
             while let chunk = try await channel.next() {
@@ -124,6 +125,10 @@ public struct Importer: Sendable {
                     throw Self.tooManyRejects(counts.rejected, of: counts.read, limit)
                 }
             }
+            // Written before the run is marked succeeded: a run killed before that is resumable, and its resume
+            // writes the file; once the ledger says succeeded, the file is there.
+            rejectsPath = try await writeRejects(
+                spec, ledger: ledger, runs: priorRuns + [run], columns: producer.firstColumnNames)
             status = .succeeded
         } catch {
             let seconds = (ContinuousClock.now - started).seconds
@@ -136,8 +141,6 @@ public struct Importer: Sendable {
         let inputs = try await digests.value
         let seconds = (ContinuousClock.now - started).seconds
         try await ledger.finish(run: run, status: .succeeded, counts: counts, seconds: seconds)
-        let rejectsPath = try await writeRejects(
-            spec, ledger: ledger, runs: priorRuns + [run], columns: producer.firstColumnNames)
         return ImportResult(
             run: run, entity: spec.entity, counts: counts, seconds: seconds, rejectsPath: rejectsPath, inputs: inputs,
             resumed: resumed != nil)

@@ -65,13 +65,15 @@ final class ImportFixture {
     /// Runs an import of `sources` into Product (or `entity`), adjusted by `configure`.
     func importProducts(
         _ sources: [String], entity: String = "Product", name: String = "products", resume: Bool = false,
-        stop: StopSignal? = nil, _ configure: (inout ImportSpec) -> Void = { _ in }
+        stop: StopSignal? = nil, _ configure: (inout ImportSpec) -> Void = { _ in },
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async throws -> ImportResult {
         var spec = ImportSpec(entity: entity, sources: sources)
         spec.relationships = [RelationshipMapping(column: "category", by: "name", createsMissing: true)]
         spec.chunkSize = 2
         configure(&spec)
-        return try await Importer(container: container).run(spec, name: name, resume: resume, stop: stop)
+        return try await Importer(container: container).run(
+            spec, name: name, resume: resume, stop: stop, progress: progress)
     }
 
     static let products = """

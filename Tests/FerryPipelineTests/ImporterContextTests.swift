@@ -45,6 +45,47 @@ struct ImporterContextTests {
             try fixture.rows("SELECT price, _opt FROM Product WHERE sku = 'SKU-1'") == [[.text("30"), .integer(2)]])
     }
 
+    /// A key repeated within a chunk is handled as one repeated across chunks, so the result does not depend on
+    /// the chunk size: batch mode and a chunk of one record agree.
+    @Test(arguments: [MergePolicy.mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump])
+    func aKeyRepeatedWithinAChunkGetsTheMergePolicyOfAStoredKey(policy: MergePolicy) async throws {
+        let text = "sku,name,price\nSKU-1,First,1.00\nSKU-2,Other,2.00\nSKU-1,Second,3.00\n"
+        var results: [[[SQLiteValue]]] = []
+        var counts: [StepCounts] = []
+        for (mode, chunkSize) in [(ImportSpec.Mode.context, 10), (.context, 1), (.batch, 10)] {
+            let fixture = try await ImportFixture()
+            let result = try await fixture.importProducts([try fixture.file("p.csv", text)]) {
+                $0.mode = mode
+                $0.chunkSize = chunkSize
+                $0.relationships = []
+                $0.mergePolicy = policy
+            }
+            counts.append(result.counts)
+            results.append(try fixture.rows("SELECT sku, name, price FROM Product ORDER BY sku"))
+        }
+
+        let kept = policy == .mergeByPropertyStoreTrump
+        #expect(results[0].first == [.text("SKU-1"), .text(kept ? "First" : "Second"), .text(kept ? "1" : "3")])
+        #expect(results.allSatisfy { $0 == results[0] })
+        #expect(counts.allSatisfy { $0 == counts[0] }, "\(counts)")
+        #expect(counts[0].inserted == 2 && (kept ? counts[0].unchanged : counts[0].updated) == 1)
+    }
+
+    @Test func underTheErrorPolicyAKeyRepeatedWithinAChunkFailsTheStep() async throws {
+        let fixture = try await ImportFixture()
+        let input = try fixture.file("p.csv", "sku,name\nSKU-1,First\nSKU-1,Second\n")
+        let error = await #expect(throws: PipelineError.self) {
+            try await fixture.importProducts([input]) {
+                $0.mode = .context
+                $0.chunkSize = 10
+                $0.relationships = []
+                $0.mergePolicy = .error
+            }
+        }
+        #expect(error?.code == .conflict)
+        #expect(try fixture.rows("SELECT count(*) FROM Product") == [[.integer(0)]])
+    }
+
     @Test func underTheErrorPolicyAStoredKeyFailsTheStep() async throws {
         let fixture = try await ImportFixture()
         let input = try fixture.file("p.csv", ImportFixture.products)

@@ -9,31 +9,32 @@ struct BatchChunkWriter: ChunkWriter {
     let plan: ImportPlan
     let author: String
 
-    func commit(_ chunk: Chunk, companion: @escaping @Sendable (_ rejects: [RejectedRecord]) -> TransactionCompanion)
+    func commit(_ chunk: Chunk, companion: @escaping @Sendable (_ outcome: ChunkOutcome) -> TransactionCompanion)
         async throws -> ChunkOutcome
     {
         var chunk = chunk
         let lateRejects = try await resolveRelationships(&chunk)
         let allRejects = chunk.rejects + lateRejects
         chunk.reorder(chunk.rows.orderByKey(plan.keyColumnIndexes))
-        var outcome = ChunkOutcome(rejects: allRejects)
-        outcome.counts.read = chunk.read
-        outcome.counts.rejected = allRejects.count
         guard !chunk.rows.isEmpty else {
-            try await ChunkWriters.commitAlone(companion(allRejects), in: store)
+            let outcome = Self.outcome(read: chunk.read, rows: 0, rejects: allRejects, result: nil)
+            try await ChunkWriters.commitAlone(companion(outcome), in: store)
             return outcome
         }
         var request = BatchInsertRequest(entityName: plan.entity.name, packedRows: chunk.rows, resultType: .count)
         request.transactionAuthor = author
         request.refusesIncompleteNewRows = true
-        // The rows the insert refuses are known only inside its transaction; the companion records them there.
+        // The rows the insert refuses and the rows it writes are known only inside its transaction; the companion
+        // records them there.
         let positions = chunk.positions
         let rows = chunk.rows
         let plan = self.plan
         let path = chunk.inputPath
+        let read = chunk.read
         request.companion = { connection, result in
             let late = Self.rejects(result.refusedRows, rows: rows, positions: positions, path: path, plan: plan)
-            try companion(allRejects + late)(connection)
+            try companion(Self.outcome(read: read, rows: rows.count, rejects: allRejects + late, result: result))(
+                connection)
         }
         let result: BatchInsertResult
         do {
@@ -44,12 +45,22 @@ struct BatchChunkWriter: ChunkWriter {
                 "\(chunk.inputPath), records \(chunk.checkpoint.records - chunk.read + 1)–\(chunk.checkpoint.records): "
                     + error.message)
         }
+        let late = Self.rejects(result.refusedRows, rows: rows, positions: positions, path: path, plan: plan)
+        return Self.outcome(read: read, rows: rows.count, rejects: allRejects + late, result: result)
+    }
+
+    /// What a chunk of `read` records did: `rows` of them went to the insert (which `result` reports), the
+    /// others, and the rows it refused, are among `rejects`.
+    private static func outcome(read: Int, rows: Int, rejects: [RejectedRecord], result: BatchInsertResult?)
+        -> ChunkOutcome
+    {
+        var outcome = ChunkOutcome(rejects: rejects)
+        outcome.counts.read = read
+        outcome.counts.rejected = rejects.count
+        guard let result else { return outcome }
         outcome.counts.inserted = result.insertedCount
         outcome.counts.updated = result.updatedCount
-        outcome.counts.rejected += result.refusedRows.count
-        outcome.counts.unchanged =
-            chunk.rows.count - result.insertedCount - result.updatedCount - result.refusedRows.count
-        outcome.rejects += Self.rejects(result.refusedRows, rows: rows, positions: positions, path: path, plan: plan)
+        outcome.counts.unchanged = rows - result.insertedCount - result.updatedCount - result.refusedRows.count
         return outcome
     }
 

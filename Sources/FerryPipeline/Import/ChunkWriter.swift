@@ -11,11 +11,12 @@ struct ChunkOutcome: Sendable {
 
 /// Commits chunks to the store, each with the companion that writes its checkpoint.
 protocol ChunkWriter: Sendable {
-    /// Commits `chunk` with `companion(rejects)` in the same transaction, where `rejects` are all the chunk's
-    /// refused records.
+    /// Commits `chunk` with `companion(outcome)` in the same transaction, where `outcome` is what committing the
+    /// chunk does: all its counts (rows inserted, updated and unchanged as the transaction writes them) and all
+    /// its refused records. The ledger's counts after a crash are then exactly those of the committed chunks.
     ///
     /// - Throws: ``PipelineError`` `.conflict` for a collision the merge policy does not resolve; ``StoreError``.
-    func commit(_ chunk: Chunk, companion: @escaping @Sendable (_ rejects: [RejectedRecord]) -> TransactionCompanion)
+    func commit(_ chunk: Chunk, companion: @escaping @Sendable (_ outcome: ChunkOutcome) -> TransactionCompanion)
         async throws -> ChunkOutcome
 }
 

@@ -15,7 +15,7 @@ struct ContextChunkWriter: ChunkWriter {
     let plan: ImportPlan
     let author: String
 
-    func commit(_ chunk: Chunk, companion: @escaping @Sendable (_ rejects: [RejectedRecord]) -> TransactionCompanion)
+    func commit(_ chunk: Chunk, companion: @escaping @Sendable (_ outcome: ChunkOutcome) -> TransactionCompanion)
         async throws -> ChunkOutcome
     {
         let store = container.persistentStore
@@ -87,20 +87,18 @@ private struct ChunkApplication {
             let object: ManagedObject
             var isNew = false
             if let existing = byKey[key] {
-                if existing.isInserted && rowOfObject[ObjectIdentifier(existing)] != nil {
-                    // A key twice in one chunk: the later record updates the object the earlier one made.
-                } else {
-                    switch policy {
-                    case .mergeByPropertyStoreTrump, .rollback:
-                        counts.unchanged += 1
-                        continue
-                    case .error:
-                        throw PipelineError(
-                            .conflict,
-                            "\(chunk.inputPath), record \(position(row).record): an object with key \(key) is already "
-                                + "stored (merge policy: error; store-trump keeps it, object-trump updates it)")
-                    default: break
-                    }
+                // A key an earlier record of the same chunk inserted is treated as stored, as batch mode and a
+                // smaller chunk would: the result must not depend on where the chunks split.
+                switch policy {
+                case .mergeByPropertyStoreTrump, .rollback:
+                    counts.unchanged += 1
+                    continue
+                case .error:
+                    throw PipelineError(
+                        .conflict,
+                        "\(chunk.inputPath), record \(position(row).record): an object with key \(key) is already "
+                            + "stored (merge policy: error; store-trump keeps it, object-trump updates it)")
+                default: break
                 }
                 object = existing
             } else {
@@ -120,12 +118,13 @@ private struct ChunkApplication {
     }
 
     /// Saves with the checkpoint; records whose objects fail validation are refused and the rest saved again.
-    mutating func save(companion: (_ rejects: [RejectedRecord]) -> TransactionCompanion) throws -> ChunkOutcome {
+    mutating func save(companion: (_ outcome: ChunkOutcome) -> TransactionCompanion) throws -> ChunkOutcome {
         while true {
+            counts.rejected = rejects.count
+            let outcome = ChunkOutcome(counts: counts, rejects: rejects)
             do {
-                try context.save(committingWith: companion(rejects))
-                counts.rejected = rejects.count
-                return ChunkOutcome(counts: counts, rejects: rejects)
+                try context.save(committingWith: companion(outcome))
+                return outcome
             } catch let error as ValidationError {
                 try refuse(error)
             }

@@ -90,6 +90,7 @@ public struct Importer: Sendable {
         producer.start()
         var rejectCount = counts.rejected
         var status = RunLedger.Status.failed
+        var rejectsPath: String?
         defer { channel.cancel() }
         do {
             while let chunk = try await channel.next() {
@@ -108,13 +109,13 @@ public struct Importer: Sendable {
                 }
                 let before = counts
                 let firstReject = rejectCount
-                let outcome = try await writer.commit(chunk) { rejects in
+                let outcome = try await writer.commit(chunk) { outcome in
+                    // The cumulative counts, row counts included, commit with the chunk: a run killed after it
+                    // resumes with counts that still balance.
                     var total = before
-                    total.read += chunk.read
-                    total.rejected += rejects.count
-                    // The row counts are the store's to tell; the ledger gets them at the end of the run.
+                    total.add(outcome.counts)
                     return ledger.checkpointCompanion(
-                        run: run, checkpoint: chunk.checkpoint, counts: total, rejects: rejects,
+                        run: run, checkpoint: chunk.checkpoint, counts: total, rejects: outcome.rejects,
                         firstRejectNumber: firstReject, seenKeys: chunk.seenKeys)
                 }
                 counts.add(outcome.counts)
@@ -130,6 +131,10 @@ public struct Importer: Sendable {
                 ).run()
                 try await ledger.forgetSeenKeys(ofRuns: [run] + priorRuns)
             }
+            // Written before the run is marked succeeded: a run killed before that is resumable, and its resume
+            // writes the file; once the ledger says succeeded, the file is there.
+            rejectsPath = try await writeRejects(
+                spec, ledger: ledger, runs: priorRuns + [run], columns: producer.firstColumnNames)
             status = .succeeded
         } catch {
             let seconds = (ContinuousClock.now - started).seconds
@@ -142,8 +147,6 @@ public struct Importer: Sendable {
         let inputs = try await digests.value
         let seconds = (ContinuousClock.now - started).seconds
         try await ledger.finish(run: run, status: .succeeded, counts: counts, seconds: seconds)
-        let rejectsPath = try await writeRejects(
-            spec, ledger: ledger, runs: priorRuns + [run], columns: producer.firstColumnNames)
         return ImportResult(
             run: run, entity: spec.entity, counts: counts, seconds: seconds, rejectsPath: rejectsPath, inputs: inputs,
             resumed: resumed != nil)

@@ -1,0 +1,122 @@
+import FerryPipeline
+import FerrySQLite
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// Readers during an import, and an import that runs out of disk.
+extension CrashSafetyTests {
+    /// One read transaction's view: the latest run, the rows and the run's rejects.
+    struct Snapshot {
+        var run: StoreProbe.Run
+        var rows: Int
+        var rejects: Int
+    }
+
+    /// Reads the ledger and the rows in one read transaction; `nil` while the store has no ledger or table yet.
+    static func snapshot(_ store: String) throws -> Snapshot? {
+        let connection = try Connection(path: store, mode: .readOnly)
+        try connection.execute("BEGIN DEFERRED")
+        defer { try? connection.execute("COMMIT") }
+        let tables = try connection.prepare(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('ferry_runs', 'ferry_rejects', 'Item')"
+        ).fetchAll()
+        guard tables.first?[0].integer == 3,
+            let row = try connection.prepare(
+                "SELECT id, status, pid, checkpoint, counts, resumes FROM ferry_runs ORDER BY id DESC LIMIT 1"
+            ).fetchAll().first
+        else { return nil }
+        let run = StoreProbe.run(from: row)
+        let rows = try connection.prepare("SELECT count(*) FROM Item").fetchAll().first?[0].integer ?? -1
+        let rejects =
+            try connection.prepare("SELECT count(*) FROM ferry_rejects WHERE run = \(run.id)").fetchAll().first?[0]
+            .integer ?? -1
+        return Snapshot(run: run, rows: Int(rows), rejects: Int(rejects))
+    }
+
+    @Test(arguments: ["batch", "context"])
+    func aReaderDuringAnImportAlwaysSeesWholeChunksThatAgreeWithTheLedger(mode: String) throws {
+        let folder = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("read.sqlite").path
+        let chunk = 200
+        let process = try launch(Self.importArguments(store: store, mode: mode, chunk: chunk), in: folder)
+        var checkpoints: Set<Int> = []
+        var reads = 0
+        var problems: [String] = []
+        while process.isRunning && problems.isEmpty {
+            // Until the run has created its store, opening it may fail; after that, nothing may.
+            guard FileManager.default.fileExists(atPath: store), let snapshot = try? Self.snapshot(store) else {
+                continue
+            }
+            reads += 1
+            let records = snapshot.run.checkpoint?.records ?? 0
+            checkpoints.insert(records)
+            let expected = Self.input.counts(after: records)
+            if records % chunk != 0 && records != Self.records {
+                problems.append("a checkpoint inside a chunk: \(records)")
+            }
+            if snapshot.rows != snapshot.run.counts.inserted || snapshot.rows != expected.inserted
+                || snapshot.run.counts != expected || snapshot.rejects != expected.rejected
+            {
+                problems.append(
+                    "after \(records) records: \(snapshot.rows) rows, \(snapshot.rejects) rejects, ledger "
+                        + "\(snapshot.run.counts); expected \(expected)")
+            }
+        }
+        process.waitUntilExit()
+
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(process.terminationStatus == 0)
+        let final = try #require(try Self.snapshot(store))
+        #expect(final.run.status == "succeeded" && final.rows == Self.input.counts(after: Self.records).inserted)
+        // The reader must have seen the run between chunks, or it proved nothing.
+        let between = checkpoints.filter { $0 > 0 && $0 < Self.records }
+        print("reader (\(mode)): \(reads) read transactions saw \(between.count) distinct checkpoints mid-run")
+        #expect(between.count >= 3, "\(reads) reads, checkpoints \(checkpoints.sorted())")
+    }
+
+    /// RLIMIT_FSIZE stands in for a full disk: with SIGXFSZ ignored, a write past the limit fails with EFBIG, and
+    /// SQLite reports it as it reports a failed write on a full disk.
+    @Test(arguments: ["batch", "context"])
+    func aFullDiskStopsTheImportWithAnIOErrorAnIntactStoreAndAResumableRun(mode: String) throws {
+        let folder = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = "full.sqlite"
+        let path = folder.appendingPathComponent(store).path
+        let errors = folder.appendingPathComponent("stderr.txt")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // 1024 blocks (512 KiB under dash, 1 MiB under bash): the full store takes about 2 MiB.
+        process.arguments =
+            ["-c", #"trap '' XFSZ; ulimit -f 1024; exec "$0" "$@""#, ferry.url.path]
+            + Self.importArguments(store: store, mode: mode)
+        process.currentDirectoryURL = folder
+        try Data().write(to: errors)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let message = try String(contentsOf: errors, encoding: .utf8)
+
+        #expect(process.terminationReason == .exit && process.terminationStatus == 74, "\(message)")
+        #expect(message.hasPrefix("ferry: error: \(store): "), "\(message)")
+        #expect(message.contains("disk I/O error") && message.contains("while running: COMMIT"), "\(message)")
+        #expect(try StoreProbe.integrity(path) == "ok")
+        let run = try #require(try StoreProbe.latestRun(path))
+        let records = run.checkpoint?.records ?? 0
+        #expect(run.status == "failed" && records > 0 && records < Self.records, "\(run)")
+        #expect(try StoreProbe.keys(path) == Self.input.storedKeys(after: records))
+        #expect(run.counts == Self.input.counts(after: records))
+
+        let resume = try ferry.run(Self.importArguments(store: store, mode: mode) + ["--resume", "--json"], in: folder)
+
+        #expect(resume.status == 0, "\(resume.standardError)")
+        let report = try JSONDecoder().decode(ImportResult.self, from: Data(resume.standardOutput.utf8))
+        #expect(report.resumed && report.counts == Self.input.counts(after: Self.records))
+        #expect(try StoreProbe.integrity(path) == "ok")
+        #expect(try StoreProbe.keys(path) == Self.input.storedKeys(after: Self.records))
+        let runs = try StoreProbe.rows(path, "SELECT id FROM ferry_runs").compactMap { $0[0].integer }
+        #expect(try StoreProbe.rejectedRecords(path, runs: runs) == Self.input.rejectedRecords(after: Self.records))
+    }
+}

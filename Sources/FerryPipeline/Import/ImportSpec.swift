@@ -50,7 +50,12 @@ public struct ImportSpec: Sendable {
     /// What a record whose key is already stored does: by default the stored row wins (store-trump).
     public var mergePolicy: MergePolicy = .mergeByPropertyStoreTrump
     /// Records per chunk (and per transaction).
-    public var chunkSize = 10_000
+    public var chunkSize = ImportSpec.defaultChunkSize
+
+    /// 20,000 records per transaction: with keys in any order, a commit rewrites most of a uniqueness index's
+    /// pages into the WAL, so fewer, larger commits are much faster; a chunk's rows and the transaction's dirty
+    /// pages stay in memory, so larger ones cost memory (about 95 MB peak on the 1M-row benchmark at this size).
+    public static let defaultChunkSize = 20_000
     /// Where rejected records are written, in the input's format; `nil` keeps them in the store's ledger only.
     public var rejectsPath: String?
     /// Beyond this many rejects (or this rate), the run fails with nothing further committed.

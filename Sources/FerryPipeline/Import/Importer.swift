@@ -85,7 +85,7 @@ public struct Importer: Sendable {
             spec.mode == .batch
             ? BatchChunkWriter(store: store, plan: plan, author: author)
             : ContextChunkWriter(container: container, plan: plan, author: author)
-        let channel = ChunkChannel()
+        let channel = ChunkChannel(capacity: 0)
         let producer = ChunkProducer(plan: plan, channel: channel, resumeAt: resumeAt, keepsPositions: true)
         producer.start()
         var rejectCount = counts.rejected

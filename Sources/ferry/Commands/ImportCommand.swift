@@ -77,7 +77,7 @@ struct ImportCommand: AsyncParsableCommand {
     var mergePolicy: MergePolicyName = .storeTrump
 
     @Option(help: "Records per chunk (and per transaction).")
-    var chunk: Int = 10_000
+    var chunk: Int = ImportSpec.defaultChunkSize
 
     @Option(help: "Write rejected records to this file (its extension gives the format).")
     var rejects: String?
@@ -95,7 +95,7 @@ struct ImportCommand: AsyncParsableCommand {
     var forceSync = false
 
     @Option(help: "The store's page cache in MiB: more keeps a large uniqueness index in memory.")
-    var cacheMb: Int = 32
+    var cacheMb: Int = 16
 
     @Flag(
         help: "Record persistent history (for ferry history and export --since-last); a store that records it keeps on."

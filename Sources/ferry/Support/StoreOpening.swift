@@ -11,7 +11,7 @@ enum StoreOpening {
     /// - Throws: ``ModelError`` for a bad model file; ``StoreError`` (`.fileNotFound` when the store does not exist
     ///   and no model was given).
     static func container(
-        storePath: String, modelPath: String?, recordsHistory: Bool = false, cacheMiB: Int = 32,
+        storePath: String, modelPath: String?, recordsHistory: Bool = false, cacheMiB: Int = 16,
         inferred: (() throws -> ManagedObjectModel)? = nil, logger: Logger
     ) async throws -> PersistentContainer {
         var description = PersistentStoreDescription(path: storePath)

@@ -137,8 +137,12 @@ public final class Connection {
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
     /// Rows changed by the most recent INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes64(handle)) }
-    /// The rowid of the most recent successful INSERT.
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// The rowid of the most recent successful INSERT. Setting it (`sqlite3_set_last_insert_rowid`) lets a caller
+    /// tell whether the next statement inserted a row: set 0, step, read it back.
+    public var lastInsertRowID: Int64 {
+        get { sqlite3_last_insert_rowid(handle) }
+        set { sqlite3_set_last_insert_rowid(handle, newValue) }
+    }
 
     /// The error for a failed call, with SQLite's current message.
     func error(_ status: Int32, sql: String?) -> SQLiteError {

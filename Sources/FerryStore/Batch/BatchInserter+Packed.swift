@@ -41,7 +41,12 @@ extension BatchInserter {
                     try bind(
                         rows.cells[first + column], bytes: bytes, in: shape, at: offset, storage: storage[column])
                 }
-                try write(shape)
+                try write(shape) { probe, offsets in
+                    for (parameter, offset) in offsets.enumerated() {
+                        try Self.bindKey(
+                            rows.cells[first + present[offset]], bytes: bytes, to: probe, at: parameter + 1)
+                    }
+                }
             }
         }
     }
@@ -69,6 +74,23 @@ extension BatchInserter {
             }
         }
         return try probe.step()
+    }
+
+    /// Binds a key cell to a key probe's parameter `index`.
+    private static func bindKey(
+        _ cell: PackedRows.Cell, bytes: UnsafeRawBufferPointer, to probe: Statement, at index: Int
+    )
+        throws
+    {
+        switch cell {
+        case .absent, .null: try probe.bindNull(at: index)
+        case .integer(let value): try probe.bind(value, at: index)
+        case .real(let value): try probe.bind(value, at: index)
+        case .text(let start, let count):
+            try probe.bindText(UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]), at: index)
+        case .blob(let start, let count):
+            try probe.bindBlob(UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]), at: index)
+        }
     }
 
     private func bind(

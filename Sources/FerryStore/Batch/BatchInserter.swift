@@ -33,6 +33,14 @@ struct BatchInserter {
         let primaryKeyParameter: Int?
         /// The given attributes as persistent history lists an upsert's updated properties.
         let historyProperties: String
+        /// For an upsert without RETURNING: finds an updated row's key by its uniqueness constraint.
+        let keyProbe: KeyProbe?
+
+        /// A prepared `SELECT _pk, _ent … WHERE <key> = ?…` and, for each key attribute, its offset in `names`.
+        struct KeyProbe {
+            let statement: Statement
+            let offsets: [Int]
+        }
     }
 
     let connection: Connection
@@ -223,11 +231,30 @@ struct BatchInserter {
     }
 
     /// Steps the bound INSERT of one row and counts what it did.
-    mutating func write(_ shape: Shape) throws {
+    ///
+    /// `bindKey` binds the row's key values to a shape's ``Shape/KeyProbe`` (at offsets + 1); a shape with a probe
+    /// needs it.
+    mutating func write(_ shape: Shape, bindKey: ((Statement, [Int]) throws -> Void)? = nil) throws {
         let statement = shape.statement
         defer { statement.reset() }
         if let parameter = shape.primaryKeyParameter, let key = nextPrimaryKey {
             try statement.bind(key, at: parameter)
+        }
+        if let probe = shape.keyProbe, let bindKey {
+            // Keys start at 1: a last rowid still 0 after the step means the upsert updated (or left) a row.
+            connection.lastInsertRowID = 0
+            _ = try statement.step()
+            // No change: an upsert whose values were already stored.
+            guard connection.changes == 1 else { return }
+            if connection.lastInsertRowID != 0 {
+                return try count(
+                    primaryKey: nextPrimaryKey ?? connection.lastInsertRowID, version: 1, ent: mapping.entityID, shape)
+            }
+            let select = probe.statement
+            defer { select.reset() }
+            try bindKey(select, probe.offsets)
+            guard try select.step() else { return }
+            return try count(primaryKey: select.int64(at: 0), version: 2, ent: Int(select.int64(at: 1)), shape)
         }
         guard action == .update else {
             // Without RETURNING (which SQLite runs through an ephemeral table per execution): a new row's key is

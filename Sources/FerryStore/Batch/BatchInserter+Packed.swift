@@ -15,36 +15,40 @@ extension BatchInserter {
         let storage = full.types.map(PackedStorage.init)
         let width = rows.columns.count
         var present: [Int] = []
-        try rows.bytes.withUnsafeBytes { bytes in
-            for row in 0..<rows.count {
-                rowNumber += 1
-                let first = row * width
-                present.removeAll(keepingCapacity: true)
-                for column in 0..<width {
-                    if case .absent = rows.cells[first + column] { continue }
-                    present.append(column)
-                }
-                let shape =
-                    present.count == width
-                    ? full : try shape(for: present.map { rows.columns[$0] }, settingForeignKeys: true)
-                if refusedRows != nil, let missing = shape.omittedMandatory.first,
-                    try !isStored(rows, row: row, present: present)
-                {
-                    refusedRows?.append(
-                        RefusedRow(
-                            row: row,
-                            reason: "no value for '\(missing)', which is required, and no stored \(mapping.entity) "
-                                + "has this key"))
-                    continue
-                }
+        // The loop mutates the inserter; closures that capture it would copy the whole inserter per row, so the
+        // bytes are borrowed only around the bindings.
+        for row in 0..<rows.count {
+            rowNumber += 1
+            let first = row * width
+            present.removeAll(keepingCapacity: true)
+            for column in 0..<width {
+                if case .absent = rows.cells[first + column] { continue }
+                present.append(column)
+            }
+            let shape =
+                present.count == width
+                ? full : try shape(for: present.map { rows.columns[$0] }, settingForeignKeys: true)
+            if refusedRows != nil, let missing = shape.omittedMandatory.first,
+                try !isStored(rows, row: row, present: present)
+            {
+                refusedRows?.append(
+                    RefusedRow(
+                        row: row,
+                        reason: "no value for '\(missing)', which is required, and no stored \(mapping.entity) "
+                            + "has this key"))
+                continue
+            }
+            try rows.bytes.withUnsafeBytes { bytes in
                 for (offset, column) in present.enumerated() {
                     try bind(
                         rows.cells[first + column], bytes: bytes, in: shape, at: offset, storage: storage[column])
                 }
-                try write(shape) { probe, offsets in
+            }
+            let given = present
+            try write(shape) { probe, offsets in
+                try rows.bytes.withUnsafeBytes { bytes in
                     for (parameter, offset) in offsets.enumerated() {
-                        try Self.bindKey(
-                            rows.cells[first + present[offset]], bytes: bytes, to: probe, at: parameter + 1)
+                        try Self.bindKey(rows.cells[first + given[offset]], bytes: bytes, to: probe, at: parameter + 1)
                     }
                 }
             }

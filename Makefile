@@ -3,7 +3,8 @@
 
 SWIFT        ?= swift
 SYSTEM_PKGS  := libsqlite3-dev libcsv-dev
-DEMO_OUT     := out/demo  # where Pipelines/demo.yml writes
+# Where Pipelines/demo.yml writes.
+DEMO_OUT     := out/demo
 FERRY        := .build/debug/ferry
 
 .PHONY: all build demo test deps bench clean

@@ -56,10 +56,22 @@ public enum RecordFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     /// - Parameter dialect: the CSV dialect; `nil` uses ``defaultDialect``. Ignored for JSON formats.
     /// - Throws: ``FerryIOError`` when the output cannot be created.
     public func openWriter(path: String, dialect: CSVDialect? = nil) throws -> any RecordWriter {
+        try openWriter(path: path, dialect: dialect, observer: nil)
+    }
+
+    /// Opens a streaming writer for `path` whose output file hands every byte it writes to `observer` (see
+    /// ``OutputFile/observer``).
+    ///
+    /// - Throws: ``FerryIOError`` when the output cannot be created.
+    public func openWriter(
+        path: String, dialect: CSVDialect? = nil, observer: ((UnsafeRawBufferPointer) -> Void)?
+    ) throws -> any RecordWriter {
+        let output = try OutputFile(path: path)
+        output.observer = observer
         switch self {
-        case .csv, .tsv: return try CSVWriter(path: path, dialect: dialect ?? defaultDialect ?? .csv)
-        case .ndjson: return try JSONWriter(path: path, layout: .ndjson)
-        case .json: return try JSONWriter(path: path, layout: .array)
+        case .csv, .tsv: return CSVWriter(output: output, dialect: dialect ?? defaultDialect ?? .csv)
+        case .ndjson: return JSONWriter(output: output, layout: .ndjson)
+        case .json: return JSONWriter(output: output, layout: .array)
         }
     }
 }

@@ -30,6 +30,10 @@ public final class OutputFile {
 
     /// Bytes written so far, including those still buffered.
     public var bytesWritten: Int { counters.pointee.written }
+    /// Sees every byte as it goes to the file, in order, in pieces of up to the buffer's size (a manifest's
+    /// checksum computed while the file is written, instead of reading it back). The bytes are valid only during
+    /// the call.
+    public var observer: ((UnsafeRawBufferPointer) -> Void)?
     private var buffered: Int {
         get { counters.pointee.buffered }
         set { counters.pointee.buffered = newValue }
@@ -151,6 +155,7 @@ public final class OutputFile {
     }
 
     private func writeAll(_ source: UnsafeRawPointer, _ count: Int) throws {
+        observer?(UnsafeRawBufferPointer(start: source, count: count))
         var offset = 0
         while offset < count {
             let written = systemWrite(descriptor, source + offset, count - offset)

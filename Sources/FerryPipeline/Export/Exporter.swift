@@ -75,7 +75,7 @@ public struct Exporter: Sendable {
                 entity: spec.entity, predicate: spec.predicate, sort: spec.sortText, fields: read.fields,
                 format: spec.format.rawValue, file: URL(fileURLWithPath: spec.output).lastPathComponent,
                 rows: read.rows, bytes: (attributes?[.size] as? Int) ?? 0,
-                sha256: try FileDigest.sha256Hex(ofFileAt: spec.output), historyToken: read.historyToken,
+                sha256: read.sha256 ?? "", historyToken: read.historyToken,
                 runs: read.runs, createdAt: ISO8601Text.string(seconds: started.timeIntervalSince1970.rounded(.down)),
                 sinceLast: spec.sinceLast.map { .init(name: $0, previousToken: read.previousToken) },
                 deleted: spec.sinceLast == nil ? nil : read.deleted)
@@ -99,6 +99,8 @@ public struct Exporter: Sendable {
         var fields: [String]
         var historyToken: Int64?
         var previousToken: Int64?
+        /// The written file's SHA-256 (file outputs).
+        var sha256: String?
         var runs: [Int64]
         var deleted: [[String: ManifestValue]]
     }
@@ -120,7 +122,10 @@ public struct Exporter: Sendable {
             previousToken = try ExportTokens.token(of: name, in: snapshot)
         }
         let rows = try snapshot.rows(of: request, changedAfter: previousToken)
-        let writer = try spec.format.openWriter(path: spec.output)
+        // The manifest's checksum is computed beside the writing, from the bytes as they go out.
+        let digest = spec.writesManifest ? ConcurrentDigest() : nil
+        let writer = try spec.format.openWriter(
+            path: spec.output, observer: digest.map { digest in { digest.update($0) } })
         let fields = rows.columns.map(\.key)
         try writer.begin(columns: fields)
         let count = try writeRows(
@@ -133,6 +138,7 @@ public struct Exporter: Sendable {
         }
         return SnapshotRead(
             rows: count, fields: fields, historyToken: snapshot.historyToken, previousToken: previousToken,
+            sha256: digest?.finalize(),
             runs: try succeededRuns(in: snapshot), deleted: deleted ?? [])
     }
 

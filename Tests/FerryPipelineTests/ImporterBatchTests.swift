@@ -105,13 +105,20 @@ struct ImporterBatchTests {
         let fixture = try await ImportFixture()
         let input = try fixture.file("products.csv", ImportFixture.products)
 
+        let rejectsPath = fixture.path("rejects.csv")
         let error = await #expect(throws: PipelineError.self) {
-            try await fixture.importProducts([input]) { $0.maxRejects = .count(1) }
+            try await fixture.importProducts([input]) {
+                $0.maxRejects = .count(1)
+                $0.rejectsPath = rejectsPath
+            }
         }
 
         #expect(error?.code == .tooManyRejects)
         // Chunks of two: SKU-1 and SKU-2 committed; SKU-3 and SKU-4 (two rejects) break the limit: not committed.
         #expect(try fixture.rows("SELECT sku FROM Product ORDER BY sku") == [[.text("SKU-1")], [.text("SKU-2")]])
+        // The rejects file shows the records that broke the limit, though their chunk was not committed.
+        let rejects = try String(contentsOfFile: rejectsPath, encoding: .utf8).split(separator: "\n")
+        #expect(rejects.count == 3 && rejects[1].hasPrefix("SKU-3,") && rejects[2].hasPrefix("SKU-4,"))
     }
 
     @Test func aSpecThatDoesNotFitTheModelFailsBeforeReading() async throws {

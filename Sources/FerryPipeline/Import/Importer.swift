@@ -91,6 +91,9 @@ public struct Importer: Sendable {
         var rejectCount = counts.rejected
         var status = RunLedger.Status.failed
         var rejectsPath: String?
+        // The rejects of a chunk refused for breaking the reject limit: not committed, but written to the rejects
+        // file, which must show what stopped the run.
+        var uncommittedRejects: [RejectedRecord] = []
         defer { channel.cancel() }
         do {
             while let chunk = try await channel.next() {
@@ -104,6 +107,7 @@ public struct Importer: Sendable {
                 if let limit = spec.maxRejects,
                     limit.isExceeded(rejected: counts.rejected + chunk.rejects.count, read: counts.read + chunk.read)
                 {
+                    uncommittedRejects = chunk.rejects
                     throw Self.tooManyRejects(
                         counts.rejected + chunk.rejects.count, of: counts.read + chunk.read, limit)
                 }
@@ -141,7 +145,8 @@ public struct Importer: Sendable {
             _ = try? await digests.value
             try? await ledger.finish(run: run, status: status, counts: counts, seconds: seconds)
             _ = try? await writeRejects(
-                spec, ledger: ledger, runs: priorRuns + [run], columns: producer.firstColumnNames)
+                spec, ledger: ledger, runs: priorRuns + [run], columns: producer.firstColumnNames,
+                adding: uncommittedRejects)
             throw error
         }
         let inputs = try await digests.value
@@ -164,13 +169,14 @@ public struct Importer: Sendable {
                 + "committed")
     }
 
-    /// Writes the rejects of `runs` to the spec's rejects file; returns its path when there were any.
+    /// Writes the rejects of `runs` (and `extra`, not committed) to the spec's rejects file; returns its path when
+    /// there were any.
     @discardableResult
-    private func writeRejects(_ spec: ImportSpec, ledger: RunLedger, runs: [Int64], columns: [String]?) async throws
-        -> String?
-    {
+    private func writeRejects(
+        _ spec: ImportSpec, ledger: RunLedger, runs: [Int64], columns: [String]?, adding extra: [RejectedRecord] = []
+    ) async throws -> String? {
         guard let path = spec.rejectsPath else { return nil }
-        let rejects = try await ledger.rejects(ofRuns: runs)
+        let rejects = try await ledger.rejects(ofRuns: runs) + extra
         guard !rejects.isEmpty else {
             try? FileManager.default.removeItem(atPath: path)
             return nil

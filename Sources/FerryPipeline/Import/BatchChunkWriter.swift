@@ -26,15 +26,13 @@ struct BatchChunkWriter: ChunkWriter {
         request.refusesIncompleteNewRows = true
         // The rows the insert refuses and the rows it writes are known only inside its transaction; the companion
         // records them there.
-        let positions = chunk.positions
-        let rows = chunk.rows
         let plan = self.plan
-        let path = chunk.inputPath
-        let read = chunk.read
+        let written = chunk
         request.companion = { connection, result in
-            let late = Self.rejects(result.refusedRows, rows: rows, positions: positions, path: path, plan: plan)
-            try companion(Self.outcome(read: read, rows: rows.count, rejects: allRejects + late, result: result))(
-                connection)
+            let late = Self.rejects(result.refusedRows, of: written, plan: plan)
+            try companion(
+                Self.outcome(read: written.read, rows: written.rows.count, rejects: allRejects + late, result: result))(
+                    connection)
         }
         let result: BatchInsertResult
         do {
@@ -45,8 +43,8 @@ struct BatchChunkWriter: ChunkWriter {
                 "\(chunk.inputPath), records \(chunk.checkpoint.records - chunk.read + 1)–\(chunk.checkpoint.records): "
                     + error.message)
         }
-        let late = Self.rejects(result.refusedRows, rows: rows, positions: positions, path: path, plan: plan)
-        return Self.outcome(read: read, rows: rows.count, rejects: allRejects + late, result: result)
+        let late = Self.rejects(result.refusedRows, of: chunk, plan: plan)
+        return Self.outcome(read: chunk.read, rows: chunk.rows.count, rejects: allRejects + late, result: result)
     }
 
     /// What a chunk of `read` records did: `rows` of them went to the insert (which `result` reports), the
@@ -64,15 +62,12 @@ struct BatchChunkWriter: ChunkWriter {
         return outcome
     }
 
-    private static func rejects(
-        _ refused: [RefusedRow], rows: PackedRows, positions: [RecordPosition], path: String, plan: ImportPlan
-    ) -> [RejectedRecord] {
+    /// The rows of `chunk` the insert refused, as rejects.
+    private static func rejects(_ refused: [RefusedRow], of chunk: Chunk, plan: ImportPlan) -> [RejectedRecord] {
         refused.map { refusal in
             RejectedRecord(
-                file: path,
-                position: refusal.row < positions.count
-                    ? positions[refusal.row] : RecordPosition(record: 0, line: 0, byteOffset: 0),
-                reason: refusal.reason, fieldsJSON: ChunkWriters.fieldsJSON(of: rows, row: refusal.row, plan: plan))
+                file: chunk.inputPath, position: chunk.position(of: refusal.row), reason: refusal.reason,
+                fieldsJSON: ChunkWriters.fieldsJSON(of: chunk.rows, row: refusal.row, plan: plan))
         }
     }
 
@@ -83,7 +78,8 @@ struct BatchChunkWriter: ChunkWriter {
         var refused: [Int: String] = [:]
         for (index, column) in plan.columns.enumerated() {
             guard case .relationshipKey(let source, let relationship) = column.source else { continue }
-            let keys = RelationshipResolver.keys(in: chunk.rows, column: index)
+            let rowKeys = RelationshipResolver.rowKeys(in: chunk.rows, column: index)
+            let keys = Set(rowKeys.compactMap { $0 })
             var found = try await resolver.primaryKeys(for: keys, of: relationship)
             let missing = keys.subtracting(found.keys)
             if !missing.isEmpty && relationship.createsMissing {
@@ -94,10 +90,8 @@ struct BatchChunkWriter: ChunkWriter {
                 _ = try await store.execute(create, mergePolicy: .mergeByPropertyStoreTrump)
                 found.merge(try await resolver.primaryKeys(for: missing, of: relationship)) { $1 }
             }
-            for row in 0..<chunk.rows.count {
-                let cell = chunk.rows.cell(row: row, column: index)
-                guard case .text = cell else { continue }
-                let key = chunk.rows.withBytes(of: cell) { String(decoding: $0, as: UTF8.self) }
+            for (row, key) in rowKeys.enumerated() {
+                guard let key else { continue }
                 if let primaryKey = found[key] {
                     chunk.rows.replaceCell(row: row, column: index, with: .integer(primaryKey))
                 } else if refused[row] == nil {

@@ -6,7 +6,7 @@ import FerryStore
 struct Chunk: Sendable {
     /// The rows of the records that converted.
     var rows: PackedRows
-    /// Where each row's record starts (context mode, to name a record its save refuses).
+    /// Where each row's record starts, to name a record refused after packing (see ``position(of:)``).
     var positions: [RecordPosition]
     /// Records refused while packing.
     var rejects: [RejectedRecord]
@@ -23,8 +23,9 @@ struct Chunk: Sendable {
     var bytesRead: Int
 }
 
-/// A hand-over of chunks from the producer thread to the committing task, holding at most `capacity` chunks so
-/// the producer parses the next chunk while the current one commits, and no further ahead.
+/// A hand-over of chunks from the producer thread to the committing task. The producer parses the next chunk while
+/// the current one commits; a chunk it hands over waits for the consumer while more than `capacity` chunks are
+/// waiting (the importer uses 0: the producer never runs more than one chunk ahead).
 final class ChunkChannel: @unchecked Sendable {
     // @unchecked: every stored property is read and written only while `condition` is locked.
     private let condition = NSCondition()

@@ -10,7 +10,6 @@ final class ChunkProducer: @unchecked Sendable {
     private let plan: ImportPlan
     private let channel: ChunkChannel
     private let resumeAt: Checkpoint?
-    private let keepsPositions: Bool
     /// Whether chunks list the keys they saw (full sync).
     private var tracksKeys: Bool { plan.spec.fullSync != nil }
     /// Text and blob bytes per row in the last chunk, to size the next.
@@ -19,11 +18,10 @@ final class ChunkProducer: @unchecked Sendable {
     private(set) var firstColumnNames: [String]?
 
     /// A producer of `plan`'s inputs, from `resumeAt` (records of that input already committed are skipped).
-    init(plan: ImportPlan, channel: ChunkChannel, resumeAt: Checkpoint?, keepsPositions: Bool) {
+    init(plan: ImportPlan, channel: ChunkChannel, resumeAt: Checkpoint?) {
         self.plan = plan
         self.channel = channel
         self.resumeAt = resumeAt
-        self.keepsPositions = keepsPositions
     }
 
     /// Starts reading on a new thread.
@@ -98,7 +96,7 @@ final class ChunkProducer: @unchecked Sendable {
                     RejectedRecord(record: record, file: path, reason: reason, columnNames: columnNames))
                 if tracksKeys, let key = packer.rawKeyText(of: record) { chunk.seenKeys.append(key) }
             } else {
-                if keepsPositions { chunk.positions.append(record.position) }
+                chunk.positions.append(record.position)
                 if tracksKeys { chunk.seenKeys.append(packer.keyText(ofRow: chunk.rows.count - 1, in: chunk.rows)) }
             }
             if chunk.read >= spec.chunkSize {
@@ -117,7 +115,7 @@ final class ChunkProducer: @unchecked Sendable {
         // Sized by the last chunk, so a chunk's buffers grow once instead of doubling their way up.
         rows.reserveCapacity(rows: plan.spec.chunkSize, bytesPerRow: bytesPerRow)
         var positions: [RecordPosition] = []
-        if keepsPositions { positions.reserveCapacity(plan.spec.chunkSize) }
+        positions.reserveCapacity(plan.spec.chunkSize)
         return Chunk(
             rows: rows, positions: positions, rejects: [], read: 0,
             checkpoint: Checkpoint(input: input, records: consumed), inputPath: path, bytesRead: 0)

@@ -40,8 +40,8 @@ struct ContextChunkWriter: ChunkWriter {
         var resolved: [Int: [String: Int64]] = [:]
         for (index, column) in plan.columns.enumerated() {
             guard case .relationshipKey(_, let relationship) = column.source else { continue }
-            resolved[index] = try await resolver.primaryKeys(
-                for: RelationshipResolver.keys(in: chunk.rows, column: index), of: relationship)
+            let keys = Set(RelationshipResolver.rowKeys(in: chunk.rows, column: index).compactMap { $0 })
+            resolved[index] = try await resolver.primaryKeys(for: keys, of: relationship)
         }
         return resolved
     }
@@ -96,7 +96,7 @@ private struct ChunkApplication {
                 case .error:
                     throw PipelineError(
                         .conflict,
-                        "\(chunk.inputPath), record \(position(row).record): an object with key \(key) is already "
+                        "\(chunk.inputPath), record \(chunk.position(of: row).record): an object with key \(key) is already "
                             + "stored (merge policy: error; store-trump keeps it, object-trump updates it)")
                 default: break
                 }
@@ -269,13 +269,9 @@ private struct ChunkApplication {
         }
     }
 
-    private func position(_ row: Int) -> RecordPosition {
-        row < chunk.positions.count ? chunk.positions[row] : RecordPosition(record: 0, line: 0, byteOffset: 0)
-    }
-
     private func reject(_ row: Int, reason: String) -> RejectedRecord {
         RejectedRecord(
-            file: chunk.inputPath, position: position(row), reason: reason,
+            file: chunk.inputPath, position: chunk.position(of: row), reason: reason,
             fieldsJSON: ChunkWriters.fieldsJSON(of: chunk.rows, row: row, plan: plan))
     }
 }

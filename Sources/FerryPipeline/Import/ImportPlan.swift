@@ -197,7 +197,8 @@ struct ImportPlan: Sendable {
                 case .runID: column.type == .string ? .string(String(runID)) : .integer(runID)
                 case .runTime:
                     column.type == .string
-                        ? .string(RunLedger.timestamp()) : .date(Date(timeIntervalSince1970: runTime))
+                        ? .string(RunLedger.timestamp(Date(timeIntervalSince1970: runTime)))
+                        : .date(Date(timeIntervalSince1970: runTime))
                 case .text(let text):
                     try Self.convert(
                         text, with: Self.converter(for: column, options: spec.conversion), column: "constant")

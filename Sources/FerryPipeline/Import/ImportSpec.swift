@@ -70,6 +70,20 @@ public struct ImportSpec: Sendable {
     }
 }
 
+extension ImportSpec {
+    /// The header of input `index`, for mapping columns by name (CSV, TSV); `nil` for JSON, standard input or an
+    /// index past the inputs.
+    ///
+    /// - Throws: ``FerryIOError`` when the input cannot be opened or its header read.
+    func header(ofInput index: Int) throws -> [String]? {
+        guard index < sources.count else { return nil }
+        let path = sources[index]
+        guard path != "-", let format = format ?? RecordFormat(inferringFrom: path), format.defaultDialect != nil
+        else { return nil }
+        return try format.openReader(path: path, dialect: dialect).columnNames
+    }
+}
+
 /// One input column read into one attribute.
 public struct FieldMapping: Sendable, Hashable {
     /// The input column (CSV header name, or JSON key path).

@@ -78,7 +78,7 @@ public struct Importer: Sendable {
             return digests
         }
         let plan = try ImportPlan(
-            spec: spec, model: container.model, inputColumns: try Self.header(of: spec, at: resumeAt)
+            spec: spec, model: container.model, inputColumns: try spec.header(ofInput: resumeAt?.input ?? 0)
         ).withConstants(runID: run, runTime: Date().timeIntervalSince1970)
         let author = "ferry import \(name) #\(run)"
         let writer: any ChunkWriter =
@@ -86,7 +86,7 @@ public struct Importer: Sendable {
             ? BatchChunkWriter(store: store, plan: plan, author: author)
             : ContextChunkWriter(container: container, plan: plan, author: author)
         let channel = ChunkChannel(capacity: 0)
-        let producer = ChunkProducer(plan: plan, channel: channel, resumeAt: resumeAt, keepsPositions: true)
+        let producer = ChunkProducer(plan: plan, channel: channel, resumeAt: resumeAt)
         producer.start()
         var rejectCount = counts.rejected
         var status = RunLedger.Status.failed
@@ -189,16 +189,6 @@ public struct Importer: Sendable {
         try RejectsFileWriter.write(rejects, to: path, format: format, columns: csvInput ? columns : nil)
         logger.info("\(rejects.count) rejected records written to \(path)")
         return path
-    }
-
-    /// The header of the first input read, for mapping columns by name (CSV); `nil` for JSON or standard input.
-    private static func header(of spec: ImportSpec, at checkpoint: Checkpoint?) throws -> [String]? {
-        let index = checkpoint?.input ?? 0
-        guard index < spec.sources.count else { return nil }
-        let path = spec.sources[index]
-        guard path != "-", let format = spec.format ?? RecordFormat(inferringFrom: path), format.defaultDialect != nil
-        else { return nil }
-        return try format.openReader(path: path, dialect: spec.dialect).columnNames
     }
 
     /// The ledger's record of an input: its size and SHA-256 (none for standard input).

@@ -43,13 +43,12 @@ struct RelationshipResolver: Sendable {
         }
     }
 
-    /// The distinct non-null keys of packed column `column`.
-    static func keys(in rows: PackedRows, column: Int) -> Set<String> {
-        var keys: Set<String> = []
-        for row in 0..<rows.count {
+    /// Each row's key in packed column `column` (`nil` where the row gives none), decoded once per row.
+    static func rowKeys(in rows: PackedRows, column: Int) -> [String?] {
+        (0..<rows.count).map { row in
             let cell = rows.cell(row: row, column: column)
-            if case .text = cell { keys.insert(rows.withBytes(of: cell) { String(decoding: $0, as: UTF8.self) }) }
+            guard case .text = cell else { return nil }
+            return rows.withBytes(of: cell) { String(decoding: $0, as: UTF8.self) }
         }
-        return keys
     }
 }

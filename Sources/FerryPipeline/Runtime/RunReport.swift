@@ -17,15 +17,11 @@ public enum RunReport {
         return "\(result.entity): " + parts.joined(separator: " · ") + (result.resumed ? " (resumed)" : "")
     }
 
-    /// A report as one JSON object, keys sorted. An import's: `run`, `entity`, `counts` (read, inserted,
-    /// updated, unchanged, rejected, deleted), `seconds`, `rejectsPath`, `inputs` (path, sha256, bytes),
-    /// `resumed`; a pipeline's: `pipeline`, `store`, `status`, `seconds`, `steps` (each with its counts and
-    /// outputs).
-    ///
-    /// - Throws: `EncodingError` (never for these types).
-    public static func json(_ result: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(result), as: UTF8.self)
+    /// A report as one JSON object, keys sorted, pretty-printed, ending with a line break (the same text as
+    /// manifests). An import's: `run`, `entity`, `counts` (read, inserted, updated, unchanged, rejected,
+    /// deleted), `seconds`, `rejectsPath`, `inputs` (path, sha256, bytes), `resumed`; a pipeline's: `pipeline`,
+    /// `store`, `status`, `seconds`, `steps` (each with its counts and outputs).
+    public static func json(_ result: some Encodable) -> String {
+        ManifestJSON.text(of: result)
     }
 }

@@ -16,7 +16,7 @@ public enum PipelineValidator {
             do {
                 switch step.action {
                 case .importRecords(let spec):
-                    let header = try header(of: spec)
+                    let header = try spec.header(ofInput: 0)
                     let plan = try ImportPlan(spec: spec, model: model, inputColumns: header)
                     if let header, let path = spec.sources.first {
                         _ = try RecordPacker(plan: plan, inputPath: path, columnNames: header)
@@ -60,13 +60,5 @@ public enum PipelineValidator {
                 .invalidSpec,
                 "the model has no entity '\(name)' (it has \(model.entities.map(\.name).joined(separator: ", ")))")
         }
-    }
-
-    /// The header of a CSV step's first existing input, to check its columns; `nil` otherwise.
-    private static func header(of spec: ImportSpec) throws -> [String]? {
-        guard let path = spec.sources.first, path != "-",
-            let format = spec.format ?? RecordFormat(inferringFrom: path), format.defaultDialect != nil
-        else { return nil }
-        return try format.openReader(path: path, dialect: spec.dialect).columnNames
     }
 }

@@ -47,10 +47,7 @@ struct HistoryCommand: AsyncParsableCommand {
         }
         let entries = transactions.map(Entry.init)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = try reportingFailures { try encoder.encode(entries) }
-            print(String(decoding: data, as: UTF8.self))
+            print(RunReport.json(entries), terminator: "")
         } else {
             print(entries.map(\.text).joined(), terminator: "")
         }

@@ -177,7 +177,7 @@ struct ImportCommand: AsyncParsableCommand {
             }
         }
         if json {
-            print(try RunReport.json(result))
+            print(RunReport.json(result), terminator: "")
         } else if !logging.quiet {
             printError(RunReport.summary(result))
         }

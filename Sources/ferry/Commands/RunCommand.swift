@@ -76,12 +76,12 @@ struct RunCommand: AsyncParsableCommand {
             } catch let error as PipelineRunError {
                 progress.clear()
                 if !quiet { printError(error.report.table) }
-                if json { print(try RunReport.json(error.report)) }
+                if json { print(RunReport.json(error.report), terminator: "") }
                 throw error.underlying
             }
         }
         if json {
-            print(try RunReport.json(report))
+            print(RunReport.json(report), terminator: "")
         } else if !logging.quiet {
             printError((dryRun ? "dry run, nothing kept: " : "") + report.table)
         }

@@ -26,6 +26,7 @@ let package = Package(
         // System libraries: a module map and a shim header each, nothing else.
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibCSV", providers: [.apt(["libcsv-dev"])]),
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         .target(
             name: "FerrySQLite",
@@ -35,7 +36,8 @@ let package = Package(
         .target(
             name: "FerryStore",
             dependencies: [
-                "FerrySQLite", .product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams"),
+                "FerrySQLite", "CLibCrypto", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings
         ),

@@ -47,6 +47,10 @@ public final class Connection {
     /// The SQLite library's version, such as `3.40.1`.
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 
+    /// Process-wide settings, made once before the first open initializes SQLite: no memory statistics (each
+    /// allocation would take a global mutex to count itself).
+    private static let configureLibrary: Void = { _ = ferry_sqlite_disable_memory_statistics() }()
+
     /// Opens (or creates) the database at `path`; `:memory:` opens a private in-memory database.
     ///
     /// - Parameters:
@@ -59,6 +63,7 @@ public final class Connection {
     ) throws {
         self.path = path
         self.logger = logger
+        _ = Self.configureLibrary
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         flags |= mode == .readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var opened: OpaquePointer?

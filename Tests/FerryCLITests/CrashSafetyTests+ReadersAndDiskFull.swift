@@ -52,7 +52,8 @@ extension CrashSafetyTests {
             reads += 1
             let records = snapshot.run.checkpoint?.records ?? 0
             checkpoints.insert(records)
-            let expected = Self.input.counts(after: records)
+            let possible = Self.input.possibleCounts(after: records, mode: mode)
+            let expected = possible.first { $0 == snapshot.run.counts } ?? possible[0]
             if records % chunk != 0 && records != Self.records {
                 problems.append("a checkpoint inside a chunk: \(records)")
             }
@@ -107,7 +108,11 @@ extension CrashSafetyTests {
         let records = run.checkpoint?.records ?? 0
         #expect(run.status == "failed" && records > 0 && records < Self.records, "\(run)")
         #expect(try StoreProbe.keys(path) == Self.input.storedKeys(after: records))
-        #expect(run.counts == Self.input.counts(after: records))
+        // A batch run could not build the indexes it deferred either: the rows and the ledger still agree, and the
+        // resume builds them first.
+        let rows = try StoreProbe.rows(path, "SELECT count(*) FROM Item").first?[0].integer ?? -1
+        #expect(rows == Int64(run.counts.inserted), "\(run)")
+        #expect(Self.input.possibleCounts(after: records, mode: mode).contains(run.counts), "\(run)")
 
         let resume = try ferry.run(Self.importArguments(store: store, mode: mode) + ["--resume", "--json"], in: folder)
 

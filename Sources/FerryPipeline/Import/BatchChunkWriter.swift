@@ -8,6 +8,9 @@ struct BatchChunkWriter: ChunkWriter {
     let store: PersistentStore
     let plan: ImportPlan
     let author: String
+    /// Whether rows go in key order, which walks the uniqueness index once per chunk instead of jumping between its
+    /// pages; pointless while the table's indexes are deferred.
+    var ordersByKey = true
 
     func commit(_ chunk: Chunk, companion: @escaping @Sendable (_ outcome: ChunkOutcome) -> TransactionCompanion)
         async throws -> ChunkOutcome
@@ -15,7 +18,7 @@ struct BatchChunkWriter: ChunkWriter {
         var chunk = chunk
         let lateRejects = try await resolveRelationships(&chunk)
         let allRejects = chunk.rejects + lateRejects
-        chunk.reorder(chunk.rows.orderByKey(plan.keyColumnIndexes))
+        if ordersByKey { chunk.reorder(chunk.rows.orderByKey(plan.keyColumnIndexes)) }
         guard !chunk.rows.isEmpty else {
             let outcome = Self.outcome(read: chunk.read, rows: 0, rejects: allRejects, result: nil)
             try await ChunkWriters.commitAlone(companion(outcome), in: store)

@@ -43,6 +43,7 @@ public struct Importer: Sendable {
         let started = ContinuousClock.now
         let store = container.persistentStore
         let ledger = try await RunLedger(store: store)
+        try await ledger.finishDeferredIndexes(logger: logger)
         var resumeAt: Checkpoint?
         var counts = StepCounts()
         var resumed: RunLedger.Run?
@@ -81,9 +82,10 @@ public struct Importer: Sendable {
             spec: spec, model: container.model, inputColumns: try spec.header(ofInput: resumeAt?.input ?? 0)
         ).withConstants(runID: run, runTime: Date().timeIntervalSince1970)
         let author = "ferry import \(name) #\(run)"
+        let deferredTable = try await deferIndexes(spec, plan: plan, run: run)
         let writer: any ChunkWriter =
             spec.mode == .batch
-            ? BatchChunkWriter(store: store, plan: plan, author: author)
+            ? BatchChunkWriter(store: store, plan: plan, author: author, ordersByKey: deferredTable == nil)
             : ContextChunkWriter(container: container, plan: plan, author: author)
         let channel = ChunkChannel(capacity: 0)
         let producer = ChunkProducer(plan: plan, channel: channel, resumeAt: resumeAt)
@@ -129,6 +131,9 @@ public struct Importer: Sendable {
                     throw Self.tooManyRejects(counts.rejected, of: counts.read, limit)
                 }
             }
+            if let table = deferredTable {
+                try await buildIndexes(of: table, deferredBy: run, ledger: ledger, counts: &counts)
+            }
             if let sync = spec.fullSync {
                 counts.deleted = try await FullSyncer(
                     store: store, plan: plan, sync: sync, runs: [run] + priorRuns, author: author
@@ -141,6 +146,10 @@ public struct Importer: Sendable {
                 spec, ledger: ledger, runs: priorRuns + [run], columns: producer.firstColumnNames)
             status = .succeeded
         } catch {
+            // Built even when the run failed, so the store is whole again; if this fails too, the next run builds them.
+            if let table = deferredTable {
+                try? await buildIndexes(of: table, deferredBy: run, ledger: ledger, counts: &counts)
+            }
             let seconds = (ContinuousClock.now - started).seconds
             _ = try? await digests.value
             try? await ledger.finish(run: run, status: status, counts: counts, seconds: seconds)
@@ -155,6 +164,34 @@ public struct Importer: Sendable {
         return ImportResult(
             run: run, entity: spec.entity, counts: counts, seconds: seconds, rejectsPath: rejectsPath, inputs: inputs,
             resumed: resumed != nil)
+    }
+
+    /// Defers the indexes of the table `spec` loads when it is empty and the load qualifies (see
+    /// ``PersistentStore/deferIndexes(ofEntity:owner:)``): batch mode, insert-or-ignore, and no relationship resolved
+    /// against that same table (a key found there could be a row the build deletes). Returns the table, or `nil`.
+    private func deferIndexes(_ spec: ImportSpec, plan: ImportPlan, run: Int64) async throws -> String? {
+        guard spec.mode == .batch, spec.mergePolicy == .mergeByPropertyStoreTrump || spec.mergePolicy == .rollback
+        else { return nil }
+        let table = container.model.rootEntity(of: spec.entity)
+        for column in plan.columns {
+            if case .relationshipKey(_, let relationship) = column.source, relationship.destinationTable == table {
+                return nil
+            }
+        }
+        let deferred = try await container.persistentStore.deferIndexes(
+            ofEntity: spec.entity, owner: RunLedger.indexOwner(run: run))
+        if deferred { logger.info("\(table) is empty: its indexes are built once the load ends") }
+        return deferred ? table : nil
+    }
+
+    /// Builds the indexes `run` deferred; the rows the build deletes (a repeated key) become unchanged records.
+    private func buildIndexes(of table: String, deferredBy run: Int64, ledger: RunLedger, counts: inout StepCounts)
+        async throws
+    {
+        let removed = try await container.persistentStore.buildDeferredIndexes(
+            ofTable: table, companion: ledger.duplicatesCompanion(run: run))
+        counts.inserted -= removed
+        counts.unchanged += removed
     }
 
     private static func tooManyRejects(_ rejected: Int, of read: Int, _ limit: RejectLimit) -> PipelineError {

@@ -32,6 +32,12 @@ public struct PipelineRunner: Sendable {
     ) async throws -> PipelineReport {
         let started = ContinuousClock.now
         var report = PipelineReport(pipeline: file.path, store: file.store)
+        do {
+            // A batch import killed before building the indexes it deferred left them to whoever writes next.
+            try await RunLedger(store: container.persistentStore).finishDeferredIndexes(logger: logger)
+        } catch {
+            throw PipelineRunError(report: report, underlying: error)
+        }
         for step in file.steps {
             if let why = stop?.raised {
                 throw PipelineRunError(

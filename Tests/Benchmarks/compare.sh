@@ -12,6 +12,7 @@
 #
 # Each case is timed with ../shared/bench/timeit.py --vs: Ferry (A) and the C reference (B) alternate, and
 # the ratio is taken pair by pair, so machine noise hits both alike. "speed" is B/A: 1.0 means C speed.
+# The sqlite3 CLI (export) and sqlite-utils (import and export, when installed) are logged as ratios.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -92,6 +93,19 @@ if [ "${IMPORT:-1}" = 1 ]; then
     --vs "sh $SHARED/bench/peers/sqlite3-cli/cli.sh export $WORK/icbase.sqlite $WORK/sout.csv" \
     -- "$FERRY" export --quiet --store "$WORK/ibase.sqlite" --entity products --output "$WORK/out.csv" \
     | awk '/^A\/B wall/ {print "ferry export / sqlite3 CLI export, wall ratio (median): " $4}')"
+  # sqlite-utils (pip install sqlite-utils, or SU=PATH): one run each, as its import takes about a minute.
+  SU=${SU:-$(command -v sqlite-utils || true)}
+  if [ -n "$SU" ]; then
+    SUSH="env SU=$SU sh $SHARED/bench/peers/sqlite-utils/su.sh"
+    log "$($TIMER -n 1 --warmup 0 --vs "sh -c 'rm -f $WORK/s.sqlite*; $SUSH insert $WORK/s.sqlite $CSV'" \
+      -- sh -c "rm -f $WORK/f.sqlite*; $FI --store $WORK/f.sqlite $CSV" \
+      | awk '/^A\/B wall/ {print "ferry import / sqlite-utils insert, wall ratio (one run): " $4}')"
+    log "$($TIMER -n 1 --warmup 0 --vs "$SUSH export $WORK/s.sqlite $WORK/suout.csv" \
+      -- "$FERRY" export --quiet --store "$WORK/ibase.sqlite" --entity products --output "$WORK/out.csv" \
+      | awk '/^A\/B wall/ {print "ferry export / sqlite-utils export, wall ratio (one run): " $4}')"
+  else
+    log "sqlite-utils not found (pip install sqlite-utils, or set SU): its comparison is skipped"
+  fi
 fi
 
 if [ "${STORE:-1}" = 1 ]; then

@@ -17,6 +17,11 @@ public import Logging
 /// Every record read is inserted, updated, unchanged or rejected; rejects go to the ledger with their chunk and
 /// to `rejectsPath` at the end. A run killed at any moment leaves the store holding exactly its committed chunks,
 /// and `resume: true` continues after the last of them.
+///
+/// A batch import into an empty table under insert-or-ignore loads it with its indexes deferred and builds them
+/// once the last chunk is in (see ``PersistentStore/deferIndexes(ofEntity:owner:)``); a run that ends before the
+/// build leaves it to the next run on the store, which does it first. The caller holds the store's lock
+/// (``StoreLock``): two runs at once would build each other's indexes.
 public struct Importer: Sendable {
     /// The container whose store receives the records.
     public let container: PersistentContainer

@@ -5,7 +5,9 @@
 //   ferry-bench context-insert CSV STORE [--chunk N]
 //                                             insert every record through a background context, saving
 //                                             and resetting every N (default 10,000)
-//   ferry-bench batch-insert CSV STORE [--chunk N]   direct-to-store batch inserts of N positional rows
+//   ferry-bench batch-insert CSV STORE [--chunk N] [--defer-indexes]   direct-to-store batch inserts of N positional
+//                                                   rows (with --defer-indexes: into an empty table whose indexes are
+//                                                   built at the end)
 //   ferry-bench batch-upsert CSV STORE [--chunk N]   the same as upserts (object-trump)
 //   ferry-bench walk STORE [--limit N] [--batch N] [--sort KEY]
 //                                             walk a fetch with fetchBatchSize N (default 1,000); prints peak RSS
@@ -22,7 +24,7 @@ func usage() -> Never {
     FileHandle.standardError.write(
         Data(
             ("usage: ferry-bench read FILE [--repeat N] | convert INPUT OUTPUT | context-insert CSV STORE [--chunk N]"
-                + " | batch-insert CSV STORE [--chunk N] | batch-upsert CSV STORE [--chunk N]"
+                + " | batch-insert CSV STORE [--chunk N] [--defer-indexes] | batch-upsert CSV STORE [--chunk N]"
                 + " | walk STORE [--limit N] [--batch N] [--sort KEY]"
                 + " | merge-batch-update STORE [--rows N] [--registered N] [--repeat N]\n").utf8))
     exit(64)
@@ -88,7 +90,7 @@ do {
         guard arguments.count >= 3 else { usage() }
         try await batchInsert(
             csv: arguments[1], store: arguments[2], chunk: option("--chunk") ?? 50_000,
-            upsert: command == "batch-upsert")
+            upsert: command == "batch-upsert", defersIndexes: arguments.contains("--defer-indexes"))
     case "walk":
         guard arguments.count >= 2 else { usage() }
         let sort = arguments.firstIndex(of: "--sort").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }

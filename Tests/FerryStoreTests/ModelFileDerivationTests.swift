@@ -34,6 +34,12 @@ struct ModelFileDerivationTests {
         ("Category", "productCount: { type: integer16, derivation: products.@count }"),
         ("Category", "stock: { type: integer64, derivation: \"@sum products.quantity\" }"),
         ("Category", "value: { type: decimal, derivation: products.price.@sum }"),
+        ("Category", "averagePrice: { type: decimal, derivation: \"@avg products.price\" }"),
+        ("Category", "averageQuantity: { type: double, derivation: products.quantity.@avg }"),
+        ("Category", "meanPrice: { type: float, derivation: \"@avg products.price\" }"),
+        ("Category", "lowestPrice: { type: decimal, derivation: \"@min products.price\" }"),
+        ("Category", "mostQuantity: { type: integer32, derivation: products.quantity.@max }"),
+        ("Category", "firstName: { type: string, derivation: \"@min products.name\" }"),
         ("Category", "searchName: { type: string, derivation: \"canonical:(name)\" }"),
         ("Category", "lowerName: { type: string, derivation: \"lowercase:name\" }"),
         ("Category", "upperName: { type: string, derivation: \"uppercase: (name)\" }"),
@@ -49,16 +55,52 @@ struct ModelFileDerivationTests {
 
     @Test(arguments: [
         (
-            "Category", "average: { type: decimal, derivation: \"@avg products.price\" }",
-            "entity Category, attribute average: unsupported derivation '@avg products.price'; expected a key path "
+            "Category", "middle: { type: decimal, derivation: \"@median products.price\" }",
+            "entity Category, attribute middle: unsupported derivation '@median products.price'; expected a key path "
                 + "through to-one relationships, now(), canonical:, lowercase: or uppercase: of a key path, "
-                + "'@count REL' or '@sum REL.ATTR'"
+                + "'@count REL', or '@sum REL.ATTR', '@avg REL.ATTR', '@min REL.ATTR' or '@max REL.ATTR'"
         ),
         (
             "Category", "total: { type: decimal, derivation: \"price * quantity\" }",
             "entity Category, attribute total: unsupported derivation 'price * quantity'; expected a key path "
                 + "through to-one relationships, now(), canonical:, lowercase: or uppercase: of a key path, "
-                + "'@count REL' or '@sum REL.ATTR'"
+                + "'@count REL', or '@sum REL.ATTR', '@avg REL.ATTR', '@min REL.ATTR' or '@max REL.ATTR'"
+        ),
+        (
+            "Category", "average: { type: decimal, derivation: \"@avg products.price.amount\" }",
+            "entity Category, attribute average: unsupported derivation '@avg products.price.amount'; expected a key "
+                + "path through to-one relationships, now(), canonical:, lowercase: or uppercase: of a key path, "
+                + "'@count REL', or '@sum REL.ATTR', '@avg REL.ATTR', '@min REL.ATTR' or '@max REL.ATTR'"
+        ),
+        (
+            "Category", "average: { type: integer64, derivation: \"@avg products.quantity\" }",
+            "entity Category, attribute average: derivation '@avg products.quantity' needs type double, float or "
+                + "decimal, not integer64"
+        ),
+        (
+            "Category", "average: { type: double, derivation: products.name.@avg }",
+            "entity Category, attribute average: derivation 'products.name.@avg' averages 'name', which is string, "
+                + "not a number"
+        ),
+        (
+            "Category", "lowest: { type: double, derivation: \"@min products.price\" }",
+            "entity Category, attribute lowest: derivation '@min products.price' takes the minimum of 'price', which "
+                + "is decimal, but the type is double"
+        ),
+        (
+            "Category", "most: { type: integer64, derivation: products.quantity.@max }",
+            "entity Category, attribute most: derivation 'products.quantity.@max' takes the maximum of 'quantity', "
+                + "which is integer32, but the type is integer64"
+        ),
+        (
+            "Product", "top: { type: string, derivation: \"@max category.name\" }",
+            "entity Product, attribute top: derivation '@max category.name': 'category' is not a to-many "
+                + "relationship of Product"
+        ),
+        (
+            "Category", "top: { type: string, derivation: \"@max products.nme\" }",
+            "entity Category, attribute top: derivation '@max products.nme': 'nme' is not an attribute of Product; "
+                + "did you mean 'name'?"
         ),
         (
             "Product", "count: { type: integer64, derivation: \"@count category\" }",
@@ -90,7 +132,7 @@ struct ModelFileDerivationTests {
         (
             "Category", "firstPrice: { type: decimal, derivation: products.price }",
             "entity Category, attribute firstPrice: derivation 'products.price': 'products' is a to-many "
-                + "relationship; use @count or @sum over it"
+                + "relationship; use @count, @sum, @avg, @min or @max over it"
         ),
         (
             "Product", "categoryName: { type: integer32, derivation: category.name }",
@@ -133,6 +175,30 @@ struct ModelFileDerivationTests {
         // Every case's attribute is on line 4 of its entity block; the entity blocks start at 2, 7 and 14.
         let lineNumber = ["Category": 4, "Product": 9, "Report": 16][entity] ?? 0
         #expect(errors.joined(separator: "\n") == "Pipelines/test.model.yml:\(lineNumber): \(message)")
+    }
+
+    @Test(arguments: ["@min", "@max"])
+    func minAndMaxRefuseAnAttributeThatIsNotANumberADateOrAString(function: String) {
+        let yaml = """
+            entities:
+              Order:
+                attributes:
+                  extreme: { type: boolean, derivation: "\(function) lines.flag" }
+                relationships:
+                  lines: { to: Line, toMany: true, inverse: order }
+              Line:
+                attributes:
+                  flag: boolean
+                relationships:
+                  order: { to: Order, inverse: lines }
+
+            """
+        let extreme = function == "@min" ? "minimum" : "maximum"
+        #expect(
+            ModelFileFixture.errors(yaml) == [
+                "Pipelines/test.model.yml:4: entity Order, attribute extreme: derivation '\(function) lines.flag' "
+                    + "takes the \(extreme) of 'flag', which is boolean; @min and @max take numbers, dates and strings"
+            ])
     }
 
     @Test func aNonOptionalDerivedAttributeWithoutADefaultIsAWarning() throws {

@@ -57,7 +57,11 @@ extension ManagedObjectModel {
     /// - `allowsExternalStorage` (`false`): for `binary`; large values live in files beside the store.
     /// - `derivation`: a value the store maintains (REFERENCE.md §8): a key path through to-one relationships
     ///   (`category.name`), `now()`, `canonical:(name)`, `lowercase:(name)`, `uppercase:(name)`,
-    ///   `@count products` (or `products.@count`), `@sum items.quantity` (or `items.quantity.@sum`).
+    ///   `@count products` (or `products.@count`), `@sum items.quantity` (or `items.quantity.@sum`), and `@avg`,
+    ///   `@min`, `@max` written as `@sum` is (`@avg items.price`, `items.price.@max`). `@sum` and `@avg` take
+    ///   numbers; `@avg` gives a `double`, `float` or `decimal` (in `Decimal`, to 38 significant digits). `@min`
+    ///   and `@max` take numbers, dates and strings and give the attribute's own type (decimals compare as
+    ///   numbers). An empty to-many sums to 0 and gives nil for `@avg`, `@min` and `@max`.
     ///
     /// **Relationship:** either just the destination (`category: Category`: to-one, optional, nullify, no
     /// inverse) or a mapping:

@@ -9,12 +9,24 @@ extension ModelValidator {
         case now
         /// `@count items` or `items.@count`.
         case count(relationship: String)
-        /// `@sum items.quantity` or `items.quantity.@sum`.
-        case sum(relationship: String, attribute: String)
+        /// `@sum items.quantity` or `items.quantity.@sum`, and the same with `@avg`, `@min` or `@max`.
+        case aggregate(AggregateFunction, relationship: String, attribute: String)
         /// `canonical:(name)`, `lowercase:(name)`, `uppercase:(name)` (parentheses optional).
         case function(name: String, keyPath: [String])
         /// `name` or `category.name`: a copy, through to-one relationships.
         case keyPath([String])
+    }
+
+    /// An aggregate of a to-many's attribute; the raw value is the keyword without its `@`.
+    enum AggregateFunction: String, CaseIterable {
+        /// The sum; 0 for an empty to-many.
+        case sum
+        /// The mean of the values that are not nil; nil for an empty to-many.
+        case avg
+        /// The smallest value; nil for an empty to-many.
+        case min
+        /// The largest value; nil for an empty to-many.
+        case max
     }
 
     static let derivationFunctions = ["canonical", "lowercase", "uppercase"]
@@ -36,7 +48,8 @@ extension ModelValidator {
         guard let form = Self.derivationForm(expression) else {
             fail(
                 "unsupported derivation '\(expression)'; expected a key path through to-one relationships, now(), "
-                    + "canonical:, lowercase: or uppercase: of a key path, '@count REL' or '@sum REL.ATTR'")
+                    + "canonical:, lowercase: or uppercase: of a key path, '@count REL', or '@sum REL.ATTR', "
+                    + "'@avg REL.ATTR', '@min REL.ATTR' or '@max REL.ATTR'")
             return
         }
         let type = attribute.type
@@ -47,15 +60,11 @@ extension ModelValidator {
         case .count(let name):
             guard toManyRelationship(name, of: entity.name, prefix, element) != nil else { return }
             if !type.isInteger { fail("\(prefix) needs an integer type, not \(type.name)") }
-        case .sum(let name, let attributeName):
+        case .aggregate(let function, let name, let attributeName):
             guard let relationship = toManyRelationship(name, of: entity.name, prefix, element),
-                let summed = resolve([attributeName], from: relationship.destinationEntity, prefix, element)
+                let source = resolve([attributeName], from: relationship.destinationEntity, prefix, element)
             else { return }
-            if !summed.type.isNumeric {
-                fail("\(prefix) sums '\(attributeName)', which is \(summed.type.name), not a number")
-            } else if !type.isNumeric {
-                fail("\(prefix) needs a numeric type, not \(type.name)")
-            }
+            if let problem = Self.aggregateProblem(function, of: source, into: type) { fail("\(prefix) \(problem)") }
         case .function(let name, let path):
             guard let source = resolve(path, from: entity.name, prefix, element, deriving: attribute) else { return }
             if source.type != .string {
@@ -71,6 +80,33 @@ extension ModelValidator {
                 fail("\(prefix) copies a \(source.type.name), but the type is \(type.name)")
             }
         }
+    }
+
+    /// Why `function` of the members' `source` cannot be kept in an attribute of `type`, or `nil` when it can.
+    ///
+    /// `@sum` and `@avg` take numbers; `@avg` gives a double, float or decimal. `@min` and `@max` take numbers,
+    /// dates and strings, and give the source's own type (decimals compare as numbers, strings by code point).
+    private static func aggregateProblem(
+        _ function: AggregateFunction, of source: AttributeDescription, into type: AttributeType
+    ) -> String? {
+        let name = "'\(source.name)'"
+        switch function {
+        case .sum:
+            if !source.type.isNumeric { return "sums \(name), which is \(source.type.name), not a number" }
+            if !type.isNumeric { return "needs a numeric type, not \(type.name)" }
+        case .avg:
+            if !source.type.isNumeric { return "averages \(name), which is \(source.type.name), not a number" }
+            if ![.double, .float, .decimal].contains(type) {
+                return "needs type double, float or decimal, not \(type.name)"
+            }
+        case .min, .max:
+            let taken = "takes the \(function == .min ? "minimum" : "maximum") of \(name), which is \(source.type.name)"
+            if !source.type.isNumeric && source.type != .date && source.type != .string {
+                return "\(taken); @min and @max take numbers, dates and strings"
+            }
+            if source.type != type { return "\(taken), but the type is \(type.name)" }
+        }
+        return nil
     }
 
     /// The to-many relationship `name` of `entity`, or `nil` (reported).
@@ -123,7 +159,7 @@ extension ModelValidator {
                 return nil
             }
             if relationship.isToMany {
-                fail("'\(name)' is a to-many relationship; use @count or @sum over it")
+                fail("'\(name)' is a to-many relationship; use @count, @sum, @avg, @min or @max over it")
                 return nil
             }
             // An unknown destination is reported with the relationship itself.
@@ -143,11 +179,14 @@ extension ModelValidator {
             guard let path = keyPath(rest), path.count == 1 else { return nil }
             return .count(relationship: path[0])
         }
-        for (marker, isPrefix) in [("@sum ", true), (".@sum", false)] {
-            guard isPrefix ? text.hasPrefix(marker) : text.hasSuffix(marker) else { continue }
-            let rest = isPrefix ? text.dropFirst(marker.count) : text.dropLast(marker.count)
-            guard let path = keyPath(rest), path.count == 2 else { return nil }
-            return .sum(relationship: path[0], attribute: path[1])
+        for function in AggregateFunction.allCases {
+            let keyword = "@" + function.rawValue
+            for (marker, isPrefix) in [(keyword + " ", true), ("." + keyword, false)] {
+                guard isPrefix ? text.hasPrefix(marker) : text.hasSuffix(marker) else { continue }
+                let rest = isPrefix ? text.dropFirst(marker.count) : text.dropLast(marker.count)
+                guard let path = keyPath(rest), path.count == 2 else { return nil }
+                return .aggregate(function, relationship: path[0], attribute: path[1])
+            }
         }
         for name in derivationFunctions where text.hasPrefix(name + ":") {
             var argument = text.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces)[...]

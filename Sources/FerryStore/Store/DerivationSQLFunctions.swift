@@ -13,6 +13,14 @@ enum DerivationSQLFunctions {
     /// `ferry_decimal_sum(list)`: the exact sum, as decimal text, of the space-separated numbers in `list` (what
     /// `group_concat(column, ' ')` gives); "0" for NULL (no members), NULL when a member is not a number.
     static let decimalSum = "ferry_decimal_sum"
+    /// `ferry_decimal_avg(list)`: the mean, as decimal text, of the numbers in `list`: their exact sum divided by
+    /// their count in `Decimal` (38 significant digits); NULL for NULL (no members) or when a member is not a number.
+    static let decimalAverage = "ferry_decimal_avg"
+    /// `ferry_decimal_min(list)`: the smallest of the numbers in `list`, compared as numbers (not as text), as
+    /// decimal text; NULL for NULL (no members) or when a member is not a number.
+    static let decimalMinimum = "ferry_decimal_min"
+    /// `ferry_decimal_max(list)`: the largest of the numbers in `list`, as `ferry_decimal_min` takes the smallest.
+    static let decimalMaximum = "ferry_decimal_max"
 
     /// Registers the functions on `connection` (replacing earlier registrations).
     ///
@@ -27,21 +35,39 @@ enum DerivationSQLFunctions {
             return .text(text.uppercased())
         }
         try connection.createFunction(decimalSum, argumentCount: 1) { arguments in
-            let list: String
-            switch arguments[0] {
-            case .null: return .text("0")
-            case .text(let text): list = text
-            case .integer(let integer): list = String(integer)
-            case .real(let real): list = "\(real)"
-            case .blob: return .null
-            }
-            var total = Decimal(0)
-            for member in list.split(separator: " ") {
-                guard let value = number(String(member)) else { return .null }
-                total += value
-            }
-            return .text(StoredValueEncoder.text(of: total))
+            guard let values = numbers(in: arguments[0]) else { return .null }
+            return .text(StoredValueEncoder.text(of: values.reduce(0, +)))
         }
+        try connection.createFunction(decimalAverage, argumentCount: 1) { arguments in
+            guard let values = numbers(in: arguments[0]), !values.isEmpty else { return .null }
+            let mean = values.reduce(0, +) / Decimal(values.count)
+            return mean.isNaN ? .null : .text(StoredValueEncoder.text(of: mean))
+        }
+        try connection.createFunction(decimalMinimum, argumentCount: 1) { arguments in
+            numbers(in: arguments[0])?.min().map { .text(StoredValueEncoder.text(of: $0)) } ?? .null
+        }
+        try connection.createFunction(decimalMaximum, argumentCount: 1) { arguments in
+            numbers(in: arguments[0])?.max().map { .text(StoredValueEncoder.text(of: $0)) } ?? .null
+        }
+    }
+
+    /// The numbers of a space-separated `list` (what `group_concat(column, ' ')` gives): none for NULL (no members,
+    /// or none with a value), `nil` when a member is not a number.
+    private static func numbers(in list: SQLiteValue) -> [Decimal]? {
+        let text: String
+        switch list {
+        case .null: return []
+        case .text(let value): text = value
+        case .integer(let integer): text = String(integer)
+        case .real(let real): text = "\(real)"
+        case .blob: return nil
+        }
+        var values: [Decimal] = []
+        for member in text.split(separator: " ") {
+            guard let value = number(String(member)) else { return nil }
+            values.append(value)
+        }
+        return values
     }
 
     /// `text` as an exact decimal: decimal text and integers as written, a real's text (`1.5`, `1e+20`) through

@@ -5,10 +5,10 @@ extension PersistentStore {
     ///
     /// The store registers them on its own connection when it opens. A connection of your own that *writes* to a
     /// store with derived attributes needs them too: the triggers that maintain those attributes call
-    /// `ferry_fold` (`canonical:`), `ferry_lowercase`, `ferry_uppercase`, `ferry_decimal` and `ferry_decimal_sum`
-    /// (decimal sums), and SQLite refuses an INSERT, UPDATE or DELETE whose triggers call a function it does not
-    /// know ("no such function"). Reading needs nothing. Core Data stores have the same limit with their
-    /// `NSCoreData…` functions.
+    /// `ferry_fold` (`canonical:`), `ferry_lowercase`, `ferry_uppercase`, `ferry_decimal`, `ferry_decimal_sum`,
+    /// `ferry_decimal_avg`, `ferry_decimal_min` and `ferry_decimal_max` (decimal aggregates), and SQLite refuses an
+    /// INSERT, UPDATE or DELETE whose triggers call a function it does not know ("no such function"). Reading needs
+    /// nothing. Core Data stores have the same limit with their `NSCoreData…` functions.
     ///
     /// ```swift
     /// let connection = try Connection(path: "catalog.sqlite")

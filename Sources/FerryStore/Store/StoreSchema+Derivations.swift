@@ -18,11 +18,23 @@ import FerrySQLite
 ///   `ferry_decimal`, so decimal text stays exact). Other sums (floating point, or any sum through a join table,
 ///   where a member may be gone before its join row) are recomputed in full for the affected owners: an increment
 ///   would let rounding drift, or could not see the deleted member's value. An empty to-many sums to 0.
+/// - `@avg`, `@min` and `@max` over a to-many: never kept by increments (an extreme cannot be taken back when its
+///   member goes, and a running mean drifts). The owner's insert, each insert, delete and re-pointing of a member
+///   (both owners, when a member moves) and each change of the aggregated attribute recompute the value in full
+///   for the affected owners, as SQL's `avg`, `min` and `max` do: members whose attribute is NULL are left out, and
+///   an empty to-many (or one whose values are all NULL) gives NULL, where `@sum` gives 0. `@avg` of integers or
+///   floating point into a double or float is SQL's `avg`; of decimals, or into a decimal, it is
+///   `ferry_decimal_avg`: the exact sum divided by the count in `Decimal` (38 significant digits, so `1/3` is
+///   rounded there). `@min` and `@max` of decimals go through `ferry_decimal_min` and `ferry_decimal_max`, which
+///   compare the values as numbers (as text, `10` sorts before `9`); of other types they are SQL's `min` and
+///   `max`: numbers and dates numerically, strings in SQLite's BINARY order (Unicode code points, as predicates
+///   compare strings).
 ///
 /// Triggers are created with `IF NOT EXISTS`, with names built from the entity, the attribute, the event and the
 /// table (`ferry_derived_Category_productCount_insert_Product`), and in model order, so the same model always
 /// gives the same SQL. They call `ferry_fold` (canonical: folds case and diacritics, as `[cd]` predicates do),
-/// `ferry_lowercase`, `ferry_uppercase`, `ferry_decimal` and `ferry_decimal_sum`; see
+/// `ferry_lowercase`, `ferry_uppercase`, `ferry_decimal`, `ferry_decimal_sum`, `ferry_decimal_avg`,
+/// `ferry_decimal_min` and `ferry_decimal_max`; see
 /// ``PersistentStore/registerSQLFunctions(on:)``.
 extension StoreSchema {
     /// The `CREATE TRIGGER IF NOT EXISTS` statements that maintain the model's derived attributes, in model order.
@@ -79,8 +91,9 @@ private struct DerivationTriggerBuilder {
         case .now: addNow(target, mapping)
         case .keyPath(let path): addCopy(target, path, transform: nil)
         case .function(let name, let path): addCopy(target, path, transform: name)
-        case .count(let relationship): addAggregate(target, relationship, summing: nil)
-        case .sum(let relationship, let attribute): addAggregate(target, relationship, summing: attribute)
+        case .count(let relationship): addAggregate(target, relationship, taking: nil)
+        case .aggregate(let function, let relationship, let attribute):
+            addAggregate(target, relationship, taking: (function, attribute))
         }
     }
 
@@ -159,7 +172,7 @@ private struct DerivationTriggerBuilder {
         }
     }
 
-    // MARK: @count and @sum
+    // MARK: @count, @sum, @avg, @min, @max
 
     /// Where a to-many's members are found, seen from the owner.
     private enum Members {
@@ -169,13 +182,22 @@ private struct DerivationTriggerBuilder {
         case joinTable(name: String, mine: String, theirs: String)
     }
 
-    private mutating func addAggregate(_ target: Target, _ relationshipName: String, summing attributeName: String?) {
+    /// Adds the triggers of `@count` (`source` nil) or of `source.function` over the members' `source.attribute`.
+    private mutating func addAggregate(
+        _ target: Target, _ relationshipName: String,
+        taking source: (function: ModelValidator.AggregateFunction, attribute: String)?
+    ) {
         guard
             let relationship = model.allRelationships(of: target.entity).first(where: { $0.name == relationshipName }),
             let destination = schema.mapping(for: relationship.destinationEntity)
         else { return }
-        let summed = attributeName.flatMap { name in destination.attributes.first { $0.name == name } }
-        if attributeName != nil && summed == nil { return }
+        let kind: Aggregate.Kind
+        if let source {
+            guard let attribute = destination.attributes.first(where: { $0.name == source.attribute }) else { return }
+            kind = .taking(source.function, attribute)
+        } else {
+            kind = .count
+        }
         let members: Members
         let inverse = relationship.inverseName.flatMap { name in
             model.allRelationships(of: destination.entity).first { $0.name == name }
@@ -192,7 +214,7 @@ private struct DerivationTriggerBuilder {
         } else {
             return
         }
-        let aggregate = Aggregate(target: target, summed: summed)
+        let aggregate = Aggregate(target: target, kind: kind)
         let full = fullValue(aggregate, members, destination)
         trigger(
             target, .insert, on: target.table, when: isOwnRow(target, "NEW"),
@@ -205,7 +227,7 @@ private struct DerivationTriggerBuilder {
         }
     }
 
-    /// The count or sum of one owner's members (the owner is the row being updated).
+    /// The aggregate of one owner's members (the owner is the row being updated).
     private func fullValue(_ aggregate: Aggregate, _ members: Members, _ destination: StoreSchema.EntityMapping)
         -> String
     {
@@ -215,7 +237,7 @@ private struct DerivationTriggerBuilder {
             return "(SELECT \(aggregate.function("d")) FROM \(q(destination.table)) AS d "
                 + "WHERE d.\(q(column)) = \(owner) AND d.\(q("_ent")) IN (\(list(destination.hierarchyIDs))))"
         case .joinTable(let name, let mine, let theirs):
-            guard aggregate.summed != nil else {
+            guard aggregate.attribute != nil else {
                 return "(SELECT count(*) FROM \(q(name)) AS j WHERE j.\(q(mine)) = \(owner))"
             }
             return "(SELECT \(aggregate.function("d")) FROM \(q(name)) AS j JOIN \(q(destination.table)) AS d "
@@ -234,9 +256,9 @@ private struct DerivationTriggerBuilder {
         }
         var watched = [column]
         var changed = "OLD.\(key) IS NOT NEW.\(key)"
-        if let summed = aggregate.summed {
-            watched.append(summed.name)
-            changed += " OR OLD.\(q(summed.name)) IS NOT NEW.\(q(summed.name))"
+        if let attribute = aggregate.attribute {
+            watched.append(attribute.name)
+            changed += " OR OLD.\(q(attribute.name)) IS NOT NEW.\(q(attribute.name))"
         }
         let owner = { (row: String) in "\(q("_pk")) = \(row).\(key)" }
         if aggregate.isIncremental {
@@ -268,7 +290,7 @@ private struct DerivationTriggerBuilder {
         _ destination: StoreSchema.EntityMapping
     ) {
         let owner = { (row: String) in "\(q("_pk")) = \(row).\(q(mine))" }
-        guard let summed = aggregate.summed else {
+        guard let attribute = aggregate.attribute else {
             // A count needs only the join rows, so increments stay exact whatever order rows go in.
             trigger(
                 target, .insert, on: join, when: nil, [assign(target, aggregate.adding("NEW"), where: owner("NEW"))])
@@ -294,8 +316,9 @@ private struct DerivationTriggerBuilder {
         trigger(target, .insert, on: table, when: nil, [assign(target, full, where: owners("NEW"))])
         trigger(target, .delete, on: table, when: nil, [assign(target, full, where: owners("OLD"))])
         trigger(
-            target, .update(of: [summed.name]), on: table,
-            when: "OLD.\(q(summed.name)) IS NOT NEW.\(q(summed.name))", [assign(target, full, where: owners("NEW"))])
+            target, .update(of: [attribute.name]), on: table,
+            when: "OLD.\(q(attribute.name)) IS NOT NEW.\(q(attribute.name))",
+            [assign(target, full, where: owners("NEW"))])
     }
 
     // MARK: SQL
@@ -331,34 +354,72 @@ private struct DerivationTriggerBuilder {
     }
 }
 
-/// A `@count` (no `summed`) or `@sum` as SQL: the full aggregate, and the increments when they are exact.
+/// A `@count`, or an aggregate of the members' attribute, as SQL: the full value, and the increments when they are
+/// exact.
 private struct Aggregate {
-    let target: DerivationTriggerBuilder.Target
-    let summed: AttributeDescription?
+    /// What is aggregated.
+    enum Kind {
+        /// `@count`: the members themselves.
+        case count
+        /// `@sum`, `@avg`, `@min` or `@max` of the members' attribute.
+        case taking(ModelValidator.AggregateFunction, AttributeDescription)
+    }
 
-    private var decimalSum: (String) -> String {
-        { "\(DerivationSQLFunctions.decimalSum)(group_concat(\($0), ' '))" }
+    let target: DerivationTriggerBuilder.Target
+    let kind: Kind
+
+    /// The members' attribute the value depends on; `nil` for `@count`.
+    var attribute: AttributeDescription? {
+        guard case .taking(_, let attribute) = kind else { return nil }
+        return attribute
+    }
+
+    /// `function` of the decimal values of `column` (decimal text, integers or reals), through `group_concat`.
+    private func decimal(_ function: String, _ column: String) -> String {
+        "\(function)(group_concat(\(column), ' '))"
     }
 
     /// The aggregate over the members aliased `alias`.
     func function(_ alias: String) -> String {
-        guard let summed else { return "count(*)" }
-        let column = "\(alias).\(SQL.identifier(summed.name))"
-        switch (target.type, summed.type) {
-        case (.decimal, _): return decimalSum(column)
+        guard case .taking(let function, let attribute) = kind else { return "count(*)" }
+        let column = "\(alias).\(SQL.identifier(attribute.name))"
+        switch function {
+        case .sum: return sum(column, of: attribute)
+        case .avg:
+            guard target.type == .decimal || attribute.type == .decimal else { return "avg(\(column))" }
+            let average = decimal(DerivationSQLFunctions.decimalAverage, column)
+            return target.type == .decimal ? average : "CAST(\(average) AS REAL)"
+        case .min, .max:
+            // Decimal text must compare as numbers ("10" sorts before "9" as text).
+            guard attribute.type == .decimal else { return "\(function.rawValue)(\(column))" }
+            return decimal(
+                function == .min ? DerivationSQLFunctions.decimalMinimum : DerivationSQLFunctions.decimalMaximum,
+                column)
+        }
+    }
+
+    private func sum(_ column: String, of attribute: AttributeDescription) -> String {
+        let decimalSum = decimal(DerivationSQLFunctions.decimalSum, column)
+        switch (target.type, attribute.type) {
+        case (.decimal, _): return decimalSum
         case (let type, let source) where type.isInteger && source.isInteger: return "coalesce(sum(\(column)), 0)"
-        case (let type, .decimal) where type.isInteger: return "CAST(\(decimalSum(column)) AS INTEGER)"
+        case (let type, .decimal) where type.isInteger: return "CAST(\(decimalSum) AS INTEGER)"
         case (let type, _) where type.isInteger: return "CAST(total(\(column)) AS INTEGER)"
-        case (_, .decimal): return "CAST(\(decimalSum(column)) AS REAL)"
+        case (_, .decimal): return "CAST(\(decimalSum) AS REAL)"
         default: return "total(\(column))"
         }
     }
 
-    /// Whether adding and removing one member's value is exact, so the triggers may use increments.
+    /// Whether adding and removing one member's value is exact, so the triggers may use increments: counts and
+    /// exact sums. Averages drift and extremes cannot be taken back, so they are always computed in full.
     var isIncremental: Bool {
-        guard let summed else { return true }
-        if target.type.isInteger { return summed.type.isInteger }
-        return target.type == .decimal && (summed.type.isInteger || summed.type == .decimal)
+        switch kind {
+        case .count: return true
+        case .taking(.sum, let attribute):
+            if target.type.isInteger { return attribute.type.isInteger }
+            return target.type == .decimal && (attribute.type.isInteger || attribute.type == .decimal)
+        case .taking: return false
+        }
     }
 
     /// The derived value with the member `row` (`NEW` or `OLD`) added.
@@ -369,8 +430,8 @@ private struct Aggregate {
 
     private func step(_ operation: String, _ row: String) -> String {
         let current = "coalesce(\(SQL.identifier(target.column)), 0)"
-        guard let summed else { return "\(current) \(operation) 1" }
-        let value = "coalesce(\(row).\(SQL.identifier(summed.name)), 0)"
+        guard let attribute else { return "\(current) \(operation) 1" }
+        let value = "coalesce(\(row).\(SQL.identifier(attribute.name)), 0)"
         if target.type == .decimal {
             return "\(BatchSQLFunctions.decimal)('\(operation)', \(current), \(value))"
         }

@@ -47,6 +47,19 @@ struct BuiltBinaryTests {
         }
     }
 
+    /// An import rejects a bad NDJSON line alone and reads on; counting validates the whole file and stops at it.
+    @Test func countingFailsAtTheFirstMalformedNDJSONLine() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let text = "{\"a\":1}\n{\"a\":2,}\n{\"a\":3}\n[4]\n"
+            let bad = try TestSupport.write(Array(text.utf8), to: "bad.ndjson", in: folder)
+            let count = try ferry.run(["count", bad])
+            #expect(count.status == 65)
+            #expect(count.standardOutput == "")
+            #expect(count.standardError.contains("bad.ndjson:2:8: expected a string key after ','"))
+            #expect(!count.standardError.contains("bad.ndjson:4:"))
+        }
+    }
+
     @Test func lenientCountingRepairsAndSaysHowOften() throws {
         try TestSupport.withTemporaryFolder { folder in
             let bad = try TestSupport.write(Array("a,b\n1,2\n3,x\"y\n".utf8), to: "bad.csv", in: folder)

@@ -48,6 +48,11 @@ struct JSONReaderErrorTests {
         }
 
         var testDescription: String { label }
+
+        /// Whether the reader skips the bad record and goes on: in NDJSON, unless the bytes are not text.
+        var isRecoverable: Bool {
+            layout == .ndjson && ![.nulByte, .invalidUTF8, .unsupportedEncoding].contains(code)
+        }
     }
 
     /// Syntax, with the record's number when the error is inside one.
@@ -154,7 +159,7 @@ struct JSONReaderErrorTests {
             "a second array", "[]\n[]", .trailingGarbage, layout: .automatic, line: 2, column: 1, record: nil,
             expecting: "expected the end of the input"),
         Case(
-            "two objects on one NDJSON line", #"{"a":1} {"a":2}"#, .trailingGarbage, column: 9, record: nil,
+            "two objects on one NDJSON line", #"{"a":1} {"a":2}"#, .trailingGarbage, column: 9, record: 2,
             expecting: "expected a line break after a record", recordsBefore: 1),
         Case(
             "an NDJSON record over two lines", "{\"a\":1,\n\"b\":2}\n", .invalidJSON, column: 1, record: 1,
@@ -222,6 +227,7 @@ struct JSONReaderErrorTests {
         #expect(error.column == testCase.column)
         #expect(error.record == testCase.record)
         #expect(error.message.contains(testCase.expectation), "message: \(error.message)")
+        #expect(error.isRecoverable == testCase.isRecoverable)
         #expect(result.records.count == testCase.recordsBefore)
         // The byte offset and the column agree: on line 1 the column is the offset plus one.
         if testCase.line == 1 { #expect(error.byteOffset == testCase.column - 1) }
@@ -258,18 +264,28 @@ struct JSONReaderErrorTests {
     func errorsCarryNoRowData() throws {
         try TestSupport.withTemporaryFolder { folder in
             let text = #"{"secret":"hunter2-password","n":12,"x":hunter3}"#
-            let path = try TestSupport.write(Array(text.utf8), to: "secret.ndjson", in: folder)
-            let reader = try JSONReader(path: path, layout: .ndjson)
-            do {
-                _ = try reader.next()
-                Issue.record("the malformed record was read")
-            } catch let error as FerryIOError {
-                #expect(error.file == path)
-                #expect(error.description.hasPrefix("\(path):1:41: "))
-                #expect(!error.description.contains("hunter"))
-                #expect(!error.description.contains("password"))
-                // The reader stays stopped on the same error.
-                #expect(throws: FerryIOError.self) { _ = try reader.next() }
+            for layout in [JSONReader.Layout.ndjson, .array] {
+                let path = try TestSupport.write(
+                    Array((layout == .ndjson ? text : "[" + text + "]").utf8), to: "secret.json", in: folder)
+                let reader = try JSONReader(path: path, layout: layout)
+                do {
+                    _ = try reader.next()
+                    Issue.record("the malformed record was read")
+                } catch let error as FerryIOError {
+                    #expect(error.file == path)
+                    #expect(error.description.hasPrefix("\(path):1:\(layout == .ndjson ? 41 : 42): "))
+                    #expect(!error.description.contains("hunter"))
+                    #expect(!error.description.contains("password"))
+                    if layout == .ndjson {
+                        // The skipped line's text travels apart from the description, for the rejects file.
+                        #expect(error.isRecoverable && error.recordText == text)
+                        #expect(try reader.next() == nil)
+                    } else {
+                        // The reader stays stopped on the same error.
+                        #expect(!error.isRecoverable && error.recordText == nil)
+                        #expect(throws: FerryIOError.self) { _ = try reader.next() }
+                    }
+                }
             }
         }
     }

@@ -119,6 +119,8 @@ struct JSONTestSuiteTests {
         let path = Self.parsingFolder.appendingPathComponent(name).path
         let bytes = try Self.bytes(of: name)
         let documentError = validationError(bytes)
+        // Read as NDJSON past every bad line: skipping must agree at every split point too.
+        _ = try readJSONThroughBadLinesAtEverySize(path: path, layout: .ndjson)
         for layout in [JSONReader.Layout.automatic, .ndjson] {
             let result = try readJSONAtEverySize(path: path, layout: layout)
             if layout == .ndjson && isBlank(bytes) {

@@ -62,6 +62,9 @@ struct JSONErrorSnapshot: Equatable, CustomStringConvertible {
     var byteOffset: Int?
     var record: Int?
     var message: String
+    var isRecoverable: Bool
+    /// The skipped record's text, for a recoverable error.
+    var recordText: String?
 
     init(_ error: FerryIOError) {
         code = error.code
@@ -70,10 +73,13 @@ struct JSONErrorSnapshot: Equatable, CustomStringConvertible {
         byteOffset = error.byteOffset
         record = error.record
         message = error.message
+        isRecoverable = error.isRecoverable
+        recordText = error.recordText
     }
 
     var description: String {
-        "\(code) at \(line ?? 0):\(column ?? 0) byte \(byteOffset ?? -1) record \(record ?? 0): \(message)"
+        "\(code) at \(line ?? 0):\(column ?? 0) byte \(byteOffset ?? -1) record \(record ?? 0)"
+            + "\(isRecoverable ? " (skipped: \(recordText.debugDescription))" : ""): \(message)"
     }
 }
 
@@ -103,9 +109,102 @@ func readJSON(
         return JSONReadResult(records: records, error: nil)
     } catch let error as FerryIOError {
         #expect(error.file == path)
-        // The reader stays failed: the same error again, no records.
-        #expect(throws: FerryIOError.self) { _ = try reader.next() }
+        // The reader stays failed: the same error again, no records. (After a skipped NDJSON line it reads on;
+        // see ``readJSONThroughBadLines``.)
+        if !error.isRecoverable { #expect(throws: FerryIOError.self) { _ = try reader.next() } }
         return JSONReadResult(records: records, error: JSONErrorSnapshot(error))
+    }
+}
+
+/// What a read that goes on past skipped lines produced: records and skipped lines in input order, and the error
+/// that ended it (if any).
+struct JSONRecoveringReadResult: Equatable, CustomStringConvertible {
+    enum Item: Equatable, CustomStringConvertible {
+        case record(JSONRecordSnapshot)
+        case skipped(JSONErrorSnapshot)
+
+        var description: String {
+            switch self {
+            case .record(let record): "\(record)"
+            case .skipped(let error): "skipped \(error)"
+            }
+        }
+    }
+
+    var items: [Item]
+    var error: JSONErrorSnapshot?
+
+    var records: [JSONRecordSnapshot] {
+        items.compactMap { if case .record(let record) = $0 { record } else { nil } }
+    }
+    var skipped: [JSONErrorSnapshot] {
+        items.compactMap { if case .skipped(let error) = $0 { error } else { nil } }
+    }
+
+    var description: String {
+        (items.map { "  \($0)" } + (error.map { ["  error: \($0)"] } ?? [])).joined(separator: "\n")
+    }
+}
+
+/// Reads `path` to its end (or first error that ends the input) with one read-buffer size, going on after each
+/// recoverable error.
+func readJSONThroughBadLines(
+    path: String, layout: JSONReader.Layout, options: JSONReaderOptions = JSONReaderOptions(), readBufferSize: Int
+) throws -> JSONRecoveringReadResult {
+    let reader = try JSONReader(path: path, layout: layout, options: options, readBufferSize: readBufferSize)
+    var items: [JSONRecoveringReadResult.Item] = []
+    while true {
+        do {
+            guard let record = try reader.next() else { break }
+            items.append(.record(JSONRecordSnapshot(record)))
+        } catch let error as FerryIOError where error.isRecoverable {
+            #expect(error.record == items.count + 1, "a skipped line counts as a record")
+            items.append(.skipped(JSONErrorSnapshot(error)))
+        } catch let error as FerryIOError {
+            #expect(throws: FerryIOError.self) { _ = try reader.next() }
+            return JSONRecoveringReadResult(items: items, error: JSONErrorSnapshot(error))
+        }
+    }
+    #expect(try reader.next() == nil, "a finished reader keeps returning nil")
+    #expect(reader.recordsRead == items.count)
+    return JSONRecoveringReadResult(items: items, error: nil)
+}
+
+/// ``readJSONThroughBadLines(path:layout:options:readBufferSize:)`` at every size in ``jsonReadBufferSizes``:
+/// checks that all reads agree and returns the result.
+func readJSONThroughBadLinesAtEverySize(
+    path: String, layout: JSONReader.Layout, options: JSONReaderOptions = JSONReaderOptions(),
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> JSONRecoveringReadResult {
+    let expected = try readJSONThroughBadLines(
+        path: path, layout: layout, options: options, readBufferSize: jsonReadBufferSizes[0])
+    for size in jsonReadBufferSizes.dropFirst() {
+        let result = try readJSONThroughBadLines(path: path, layout: layout, options: options, readBufferSize: size)
+        #expect(
+            result == expected, "read-buffer size \(size) differs from size 1 on \(path)",
+            sourceLocation: sourceLocation)
+    }
+    return expected
+}
+
+/// Writes `text` to a temporary file and reads it through bad lines at every read-buffer size.
+func readJSONThroughBadLines(
+    _ text: String, layout: JSONReader.Layout = .ndjson, options: JSONReaderOptions = JSONReaderOptions(),
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> JSONRecoveringReadResult {
+    try readJSONThroughBadLines(
+        bytes: Array(text.utf8), layout: layout, options: options, sourceLocation: sourceLocation)
+}
+
+/// Writes `bytes` to a temporary file and reads it through bad lines at every read-buffer size.
+func readJSONThroughBadLines(
+    bytes: [UInt8], layout: JSONReader.Layout = .ndjson, options: JSONReaderOptions = JSONReaderOptions(),
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> JSONRecoveringReadResult {
+    try TestSupport.withTemporaryFolder { folder in
+        let path = try TestSupport.write(bytes, to: "input.ndjson", in: folder)
+        return try readJSONThroughBadLinesAtEverySize(
+            path: path, layout: layout, options: options, sourceLocation: sourceLocation)
     }
 }
 

@@ -33,12 +33,14 @@ final class ImportFixture {
     let container: PersistentContainer
     var storePath: String { container.storeDescription.sqlitePath }
 
-    init() async throws {
+    /// A fresh store; `configure` runs before it loads (to add custom validators).
+    init(_ configure: (PersistentContainer) -> Void = { _ in }) async throws {
         folder = try TestSupport.makeTemporaryFolder()
         let model = try ModelFile(yaml: Self.modelYAML).model
         container = PersistentContainer(
             name: "catalog", model: model,
             storeDescription: PersistentStoreDescription(path: folder.appendingPathComponent("catalog.sqlite").path))
+        configure(container)
         try await container.loadPersistentStores()
     }
 

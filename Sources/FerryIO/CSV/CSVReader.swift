@@ -16,7 +16,8 @@ internal import CLibCSV
 /// Errors come in input order, whatever the read-buffer size: every record before a malformed spot is handed
 /// out first. A malformed spot (quoting, encoding, an oversized field) ends the input: `next()` throws its
 /// error again on every later call. A record with the wrong number of fields throws
-/// ``FerryIOError/Code/fieldCount`` for that record only, and reading can go on with the next one.
+/// ``FerryIOError/Code/fieldCount`` for that record only (``FerryIOError/isRecoverable``), and reading can go on with
+/// the next one.
 ///
 /// ```swift
 /// let reader = try CSVReader(path: "products.csv")
@@ -127,9 +128,11 @@ public final class CSVReader: RecordReader {
         if let expectedFieldCount {
             if finished.count != expectedFieldCount && !dialect.allowsRaggedRows {
                 let source = dialect.hasHeader ? "header" : "first record"
-                throw FerryIOError(
+                var error = FerryIOError(
                     .fieldCount, "expected \(expectedFieldCount) fields (as in the \(source)), found \(finished.count)",
                     file: path, line: finished.line, column: 1, byteOffset: finished.byteOffset, record: recordsRead)
+                error.isRecoverable = true
+                throw error
             }
         } else {
             expectedFieldCount = finished.count

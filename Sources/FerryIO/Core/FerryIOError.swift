@@ -63,6 +63,15 @@ public struct FerryIOError: Error, Sendable, CustomStringConvertible {
     public var record: Int?
     /// The C `errno` behind an I/O failure.
     public var errno: Int32?
+    /// Whether only one record is malformed and the reader has skipped it: calling ``RecordReader/next()`` again
+    /// reads on from the next record. True for a CSV record with the wrong number of fields
+    /// (``Code/fieldCount``) and for an NDJSON line that is not one well-formed JSON object; every other error ends
+    /// the input.
+    public var isRecoverable = false
+    /// The skipped record's text as read, when the reader kept it (an NDJSON line, cut at
+    /// ``JSONReaderOptions/maxValueBytes``), so that a rejects file can show it. Row data: never part of
+    /// ``description``.
+    public var recordText: String?
 
     /// Creates an error.
     public init(

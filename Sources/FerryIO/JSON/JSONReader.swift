@@ -19,6 +19,11 @@
 /// Every record knows its number, the line and byte offset of its `{`, and every error says where it is and what
 /// was expected. A UTF-8 byte-order mark is skipped.
 ///
+/// In NDJSON a malformed line is one bad record: its error is ``FerryIOError/isRecoverable``, carries the line's
+/// text (``FerryIOError/recordText``) and counts as a record, and the next call reads on from the following line.
+/// Invalid UTF-8 and NUL bytes still end the input, as does any error in an array or object layout, where nothing
+/// marks a safe place to go on from.
+///
 /// ```swift
 /// let reader = try JSONReader(path: "orders.json", layout: .automatic)
 /// while let record = try reader.next() {
@@ -66,6 +71,9 @@ public final class JSONReader: RecordReader {
     var lastRecordLine = 0
     /// The error that stopped the reader, thrown again by every later call.
     private var failure: FerryIOError?
+    /// The error of the malformed NDJSON line being skipped, and the line's text so far.
+    private var skippedLine: FerryIOError?
+    private var skippedText: [UInt8] = []
 
     /// Scratch for the tokenizer, one entry per depth.
     private let nesting: JSONNesting
@@ -118,7 +126,8 @@ public final class JSONReader: RecordReader {
 
     /// Reads the next record, or returns `nil` at the end of the input.
     ///
-    /// The record is valid until the next call. After an error, every later call throws the same error.
+    /// The record is valid until the next call. After an error, every later call throws the same error, unless
+    /// it is ``FerryIOError/isRecoverable`` (a malformed NDJSON line, skipped): then the next call reads on.
     /// - Throws: ``FerryIOError`` with the position and what was expected when the input is malformed or not
     ///   records (``FerryIOError/Code/notAnObject``), or with ``FerryIOError/Code/io`` when reading fails.
     public func next() throws -> Record? {
@@ -127,16 +136,71 @@ public final class JSONReader: RecordReader {
         while true {
             var scanner = makeScanner()
             do throws(JSONScanStop) {
-                return try advance(&scanner)
+                guard let skipped = skippedLine else { return try advance(&scanner) }
+                try skipLine(&scanner, through: skipped.line ?? line)
             } catch .needMore {
                 records.truncate(slotCount: 0, byteCount: 0)
                 try refill()
+                continue
             } catch .malformed(let error) {
+                if state == .ndjsonLine && error.code != .nulByte && error.code != .invalidUTF8 {
+                    // The text is readable and the line's end is a safe place to go on from: skip this line alone.
+                    skippedLine = error.ferryError(file: path, record: recordsRead + 1)
+                    continue
+                }
                 let failure = error.ferryError(file: path, record: isInsideRecord ? recordsRead + 1 : nil)
                 self.failure = failure
                 throw failure
             }
+            throw endSkippedLine()
         }
+    }
+
+    /// Moves past a malformed NDJSON line from its first byte: through the line breaks before `errorLine`, then
+    /// to the end of that line, leaving its line break to the next record's whitespace. The first
+    /// ``JSONReaderOptions/maxValueBytes`` bytes are kept for ``FerryIOError/recordText``; the rest is committed
+    /// as it goes, so a long line never fills the window.
+    ///
+    /// - Throws: ``JSONScanStop/needMore`` when the window ends before the line does.
+    private func skipLine(_ scanner: inout JSONScanner, through errorLine: Int) throws(JSONScanStop) {
+        if skippedText.isEmpty {
+            // The bad record starts after the whitespace before it, which the last commit may not have passed.
+            let found = scanner.skipWhitespace()
+            commit(scanner)
+            guard found else {
+                if scanner.isFinal { return }
+                throw .needMore
+            }
+        }
+        let start = scanner.cursor
+        defer {
+            let kept = min(scanner.cursor - start, options.maxValueBytes - skippedText.count)
+            if kept > 0 { skippedText.append(contentsOf: UnsafeBufferPointer(start: start, count: kept)) }
+            commit(scanner)
+        }
+        while scanner.cursor < scanner.end {
+            let byte = scanner.cursor.pointee
+            guard byte == JSONBytes.lineFeed || byte == JSONBytes.carriageReturn else {
+                scanner.cursor += 1
+                continue
+            }
+            if scanner.line >= errorLine { return }
+            // A line break inside the bad record (the error is on a later line): step over it as whitespace does.
+            guard scanner.skipWhitespace() else { break }
+        }
+        if !scanner.isFinal { throw .needMore }
+    }
+
+    /// The error of the line just skipped, with its text; the line counts as a record.
+    private func endSkippedLine() -> FerryIOError {
+        var error = skippedLine ?? FerryIOError(.invalidJSON, "malformed line", file: path)
+        error.isRecoverable = true
+        error.recordText = String(decoding: skippedText, as: UTF8.self)
+        skippedLine = nil
+        skippedText = []
+        recordsRead += 1
+        lastRecordLine = line
+        return error
     }
 
     /// A scanner over the window from the last commit.

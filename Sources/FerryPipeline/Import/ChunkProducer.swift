@@ -64,7 +64,7 @@ final class ChunkProducer: @unchecked Sendable {
         while consumed < skip {
             do {
                 guard try reader.next() != nil else { break }
-            } catch let error as FerryIOError where error.code == .fieldCount {}
+            } catch let error as FerryIOError where error.isRecoverable {}
             consumed += 1
         }
         var chunk = emptyChunk(input: input, path: path, consumed: consumed)
@@ -72,15 +72,10 @@ final class ChunkProducer: @unchecked Sendable {
             let record: Record?
             do {
                 record = try reader.next()
-            } catch let error as FerryIOError where error.code == .fieldCount {
-                // The reader goes on after a record with the wrong number of fields: reject it alone.
-                chunk.rejects.append(
-                    RejectedRecord(
-                        file: path,
-                        position: RecordPosition(
-                            record: error.record ?? consumed + 1, line: error.line ?? 0,
-                            byteOffset: error.byteOffset ?? 0),
-                        reason: error.message, fieldsJSON: "[]"))
+            } catch let error as FerryIOError where error.isRecoverable && !tracksKeys {
+                // The reader goes on after a malformed record (a CSV record of the wrong width, a bad NDJSON line):
+                // reject it alone. Not in a full sync: its key is unknown, so its row would be deleted.
+                chunk.rejects.append(RejectedRecord(skipped: error, file: path, record: consumed + 1))
                 chunk.read += 1
                 consumed += 1
                 if chunk.read >= spec.chunkSize {

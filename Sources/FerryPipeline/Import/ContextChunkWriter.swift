@@ -10,6 +10,11 @@ import Foundation
 /// only under object-trump (or overwrite); under store-trump (or rollback) the stored object is kept and the
 /// record counts as unchanged; under error the step fails with the conflict. An update that sets every value to
 /// what is stored counts as unchanged.
+///
+/// A record refused while committing (its object fails validation at the save, or a later record of its key finds
+/// its object invalid) is taken out and the chunk applied again from a clean context, so the result is what it
+/// would have been had the record not been in the input: a later record of the same key is then inserted or
+/// refused on its own merits. Refusals are rare; a chunk without them is applied once.
 struct ContextChunkWriter: ChunkWriter {
     let container: PersistentContainer
     let plan: ImportPlan
@@ -27,10 +32,25 @@ struct ContextChunkWriter: ChunkWriter {
         let plan = self.plan
         return try await context.perform {
             defer { context.reset() }
-            var apply = ChunkApplication(
-                plan: plan, chunk: chunk, context: context, store: store, destinations: destinations)
-            try apply.run()
-            return try apply.save(companion: companion)
+            // Rows refused so far, with why: each pass skips them, so the refused records leave no trace.
+            var refused: [Int: String] = [:]
+            while true {
+                var application = ChunkApplication(
+                    plan: plan, chunk: chunk, context: context, store: store, destinations: destinations,
+                    refused: refused)
+                try application.run()
+                var found = application.faults
+                if found.isEmpty {
+                    do {
+                        return try application.save(companion: companion)
+                    } catch let error as ValidationError {
+                        found = try application.culprits(of: error)
+                    }
+                }
+                // Every pass refuses at least one more row, so the loop ends.
+                refused.merge(found) { first, _ in first }
+                context.reset()
+            }
         }
     }
 
@@ -47,32 +67,41 @@ struct ContextChunkWriter: ChunkWriter {
     }
 }
 
-/// One chunk applied to one context: the objects it inserted or changed, and the records refused.
+/// One pass of one chunk over one context: the objects it inserted or changed, and the records refused.
 private struct ChunkApplication {
     let plan: ImportPlan
     let chunk: Chunk
     let context: ManagedObjectContext
     let store: PersistentStore
     let destinations: [Int: [String: Int64]]
+    /// Rows an earlier pass refused, with why: skipped, and rejected with that reason.
+    let refused: [Int: String]
     var counts = StepCounts()
     var rejects: [RejectedRecord] = []
-    /// The row each inserted or changed object came from.
+    /// The last row that inserted or changed each object.
     var rowOfObject: [ObjectIdentifier: Int] = [:]
     var objects: [ManagedObject] = []
     /// Destinations created in this context, by relationship column and key.
     var created: [Int: [String: ManagedObject]] = [:]
     /// The chunk's objects by key text: the stored ones fetched, then those its records insert.
     var byKey: [String: ManagedObject] = [:]
+    /// Rows found refused during this pass whose changes cannot be undone alone (their object holds another
+    /// record's changes too), with why. When any are found the pass is not saved: the chunk is applied again
+    /// without them.
+    private(set) var faults: [Int: String] = [:]
+    /// Keys with a fault in this pass: their later rows wait for the next pass.
+    private var faultedKeys: Set<String> = []
 
     init(
         plan: ImportPlan, chunk: Chunk, context: ManagedObjectContext, store: PersistentStore,
-        destinations: [Int: [String: Int64]]
+        destinations: [Int: [String: Int64]], refused: [Int: String]
     ) {
         self.plan = plan
         self.chunk = chunk
         self.context = context
         self.store = store
         self.destinations = destinations
+        self.refused = refused
         counts.read = chunk.read
         rejects = chunk.rejects
     }
@@ -83,7 +112,12 @@ private struct ChunkApplication {
         byKey = try existingObjects(keyColumns: keyColumns)
         let policy = plan.spec.mergePolicy
         for row in 0..<rows.count {
+            if !refused.isEmpty, let reason = refused[row] {
+                rejects.append(reject(row, reason: reason))
+                continue
+            }
             let key = keyText(row: row, keyColumns: keyColumns)
+            if !faultedKeys.isEmpty, faultedKeys.contains(key) { continue }
             let object: ManagedObject
             var isNew = false
             if let existing = byKey[key] {
@@ -100,6 +134,14 @@ private struct ChunkApplication {
                             + "stored (merge policy: error; store-trump keeps it, object-trump updates it)")
                 default: break
                 }
+                // The earlier record's object must be valid before this one changes it, as a smaller chunk would
+                // have saved it: otherwise that record is refused and this one applies as if it never came.
+                if let earlier = rowOfObject[ObjectIdentifier(existing)],
+                    let reason = Self.failure(of: existing, in: context)
+                {
+                    fault(earlier, key: key, reason: reason)
+                    continue
+                }
                 object = existing
             } else {
                 object = context.insertObject(entityName: plan.entity.name)
@@ -110,6 +152,11 @@ private struct ChunkApplication {
             if isNew {
                 context.delete(object)
                 byKey[key] = nil
+            } else if rowOfObject[ObjectIdentifier(object)] != nil {
+                // Some of this record's values are set on an object holding an earlier record's changes: only a
+                // pass without this record undoes them alone.
+                fault(row, key: key, reason: reason)
+                continue
             } else {
                 context.refresh(object, mergeChanges: false)
             }
@@ -117,46 +164,62 @@ private struct ChunkApplication {
         }
     }
 
-    /// Saves with the checkpoint; records whose objects fail validation are refused and the rest saved again.
+    /// Saves with the checkpoint.
+    ///
+    /// - Throws: ``ValidationError`` when objects fail validation (nothing is saved; see ``culprits(of:)``); what
+    ///   the save or the companion throws.
     mutating func save(companion: (_ outcome: ChunkOutcome) -> TransactionCompanion) throws -> ChunkOutcome {
-        while true {
-            counts.rejected = rejects.count
-            let outcome = ChunkOutcome(counts: counts, rejects: rejects)
-            do {
-                try context.save(committingWith: companion(outcome))
-                return outcome
-            } catch let error as ValidationError {
-                try refuse(error)
-            }
-        }
+        counts.rejected = rejects.count
+        // Refused rows join the rejects out of record order; the ledger and the rejects file list them in order.
+        rejects.sort { $0.position.record < $1.position.record }
+        let outcome = ChunkOutcome(counts: counts, rejects: rejects)
+        try context.save(committingWith: companion(outcome))
+        return outcome
     }
 
-    /// Refuses the records whose objects `error` names, undoing their changes.
-    private mutating func refuse(_ error: ValidationError) throws {
-        var reasons: [String: [String]] = [:]
-        for failure in error.allErrors {
-            reasons[failure.objectDescription ?? "", default: []].append(failure.message)
-        }
-        var refused = 0
+    /// The rows to refuse for the objects `error` names, with why: each object's last record, since the object
+    /// was valid before it (every earlier record's changes were checked when the next one came).
+    ///
+    /// - Throws: `error` when it names no object of the chunk (a custom validator on another object cannot be
+    ///   pinned on a record).
+    func culprits(of error: ValidationError) throws -> [Int: String] {
+        var failures: [String: [ValidationError]] = [:]
+        for failure in error.allErrors { failures[failure.objectDescription ?? "", default: []].append(failure) }
+        var culprits: [Int: String] = [:]
         for object in objects {
-            guard let row = rowOfObject[ObjectIdentifier(object)], let messages = reasons[object.objectID.uriString]
+            guard let row = rowOfObject[ObjectIdentifier(object)], let found = failures[object.objectID.uriString]
             else {
                 continue
             }
-            if object.isInserted {
-                counts.inserted -= 1
-                context.delete(object)
-            } else {
-                counts.updated -= 1
-                context.refresh(object, mergeChanges: false)
-            }
-            rowOfObject[ObjectIdentifier(object)] = nil
-            rejects.append(reject(row, reason: "validation: " + messages.joined(separator: "; ")))
-            refused += 1
+            culprits[row] = Self.reason(found)
         }
-        // A failure naming no object of the chunk (a custom validator on another object) cannot be pinned down.
-        guard refused > 0 else { throw error }
-        rejects.sort { $0.position.record < $1.position.record }
+        guard !culprits.isEmpty else { throw error }
+        return culprits
+    }
+
+    /// Refuses `row` in the next pass, leaving the rest of its key's rows to that pass.
+    private mutating func fault(_ row: Int, key: String, reason: String) {
+        faults[row] = reason
+        faultedKeys.insert(key)
+    }
+
+    /// Why `object` would fail validation now, or nil when it would pass.
+    private static func failure(of object: ManagedObject, in context: ManagedObjectContext) -> String? {
+        do {
+            try context.validate(object)
+            return nil
+        } catch let error as ValidationError {
+            return reason(error.allErrors)
+        } catch {
+            return "validation: \(error)"
+        }
+    }
+
+    /// A reject's reason: each failure with the attribute or relationship it concerns.
+    private static func reason(_ failures: [ValidationError]) -> String {
+        "validation: "
+            + failures.map { failure in (failure.key.map { "'\($0)': " } ?? "") + failure.message }
+            .joined(separator: "; ")
     }
 
     /// Sets the row's values on `object`; returns why the record is refused, if it is.

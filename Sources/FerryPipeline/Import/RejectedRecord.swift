@@ -36,6 +36,30 @@ public struct RejectedRecord: Sendable, Hashable {
             file: file, position: record.position, reason: reason, fieldsJSON: String(decoding: data, as: UTF8.self))
     }
 
+    /// The field that holds a skipped record's text as read (a malformed NDJSON line), in the ledger and the
+    /// rejects file.
+    public static let recordTextField = "_raw"
+
+    /// A reject of a record its reader skipped as malformed (``FerryIOError/isRecoverable``): the reader's message
+    /// with its line and column, and the record's text under ``recordTextField`` when the reader kept it.
+    ///
+    /// - Parameter record: the record's number when the error does not say.
+    init(skipped error: FerryIOError, file: String, record: Int) {
+        var fields = "[]"
+        if let text = error.recordText,
+            let data = try? JSONSerialization.data(
+                withJSONObject: [[Self.recordTextField, Int(FieldKind.string.rawValue), text]])
+        {
+            fields = String(decoding: data, as: UTF8.self)
+        }
+        let place = [error.line.map { "line \($0)" }, error.column.map { "column \($0)" }].compactMap { $0 }
+        self.init(
+            file: file,
+            position: RecordPosition(
+                record: error.record ?? record, line: error.line ?? 0, byteOffset: error.byteOffset ?? 0),
+            reason: (place.isEmpty ? "" : place.joined(separator: ", ") + ": ") + error.message, fieldsJSON: fields)
+    }
+
     /// The fields: name (or `nil`), kind and text.
     public var fields: [(name: String?, kind: FieldKind, text: String)] {
         guard let array = try? JSONSerialization.jsonObject(with: Data(fieldsJSON.utf8)) as? [[Any]] else { return [] }

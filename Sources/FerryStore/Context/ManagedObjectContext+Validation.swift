@@ -1,4 +1,15 @@
 extension ManagedObjectContext {
+    /// Validates `object` as a save would now, without saving: the model's rules and the object's own
+    /// `validateFor…` methods. An importer checks an object before a later record changes it again, so that a
+    /// failure is pinned on the record that caused it. An object without pending changes passes.
+    ///
+    /// - Throws: ``ValidationError`` naming the object (code ``ValidationError/Code/multipleErrors`` for several
+    ///   failures).
+    package func validate(_ object: ManagedObject) throws {
+        assertOnQueue()
+        try validatePendingObjects([object])
+    }
+
     /// Validates every pending object as the save will write it: the model's rules and the objects' own
     /// `validateFor…` methods, every failure gathered into one error (REFERENCE.md §9.4).
     ///

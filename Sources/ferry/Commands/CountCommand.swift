@@ -8,7 +8,8 @@ struct CountCommand: ParsableCommand {
         abstract: "Print the number of records in a CSV, TSV, NDJSON or JSON file.",
         discussion: """
             Records, not lines: a quoted CSV field may span lines, and a CSV header is not counted. The whole file \
-            is parsed, so a malformed file exits with 65 and a message naming the line and column.
+            is parsed, so a malformed file exits with 65 and a message naming the line and column of its first \
+            error, even one an import would reject alone (a bad NDJSON line, a CSV row of the wrong width).
 
             Examples:
               ferry count SampleData/products.csv

@@ -145,7 +145,21 @@ struct StoreSchemaTests {
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'T' ORDER BY name"
         )
         .fetchAll().compactMap { $0[0].text }
-        #expect(names == ["T_index__ent", "T_index_a_b", "T_index_a_b_2"])
+        #expect(names == ["T_index_a_b", "T_index_a_b_2"])
+    }
+
+    @Test func onlyATableHoldingSeveralEntitiesIndexesTheEntityColumn() throws {
+        let model = ManagedObjectModel(entities: [
+            EntityDescription(name: "Plain", attributes: [AttributeDescription(name: "a", type: .string)]),
+            EntityDescription(name: "Animal", attributes: [AttributeDescription(name: "name", type: .string)]),
+            EntityDescription(name: "Dog", parentEntity: "Animal"),
+        ])
+        let connection = try Connection(path: ":memory:")
+        for statement in StoreSchema(model: model).createStatements { try connection.execute(statement) }
+        let names = try connection.prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")
+        .fetchAll().compactMap { $0[0].text }.filter { $0.hasSuffix("__ent") }
+        #expect(names == ["Animal_index__ent"])
     }
 
     @Test func creatingTwiceChangesNothing() throws {

@@ -33,22 +33,27 @@ extension BatchInserter {
             sql += " ON CONFLICT DO NOTHING"
         case .update:
             let version = SQL.identifier("_opt")
-            let assignments =
-                names.map { SQL.identifier($0) + " = excluded." + SQL.identifier($0) } + ["\(version) = \(version) + 1"]
-            // A row whose given attributes already hold the given values is left alone: no `_opt` bump, no
-            // history, and no RETURNING row, so a re-run of the same input reports it unchanged.
-            let changed = names.map { SQL.identifier($0) + " IS NOT excluded." + SQL.identifier($0) }
             for target in conflictTargets {
+                // The key that collided already holds the given values: setting it again would make SQLite delete
+                // and re-insert its index entry.
+                let updated = names.filter { !target.columns.contains($0) }
+                let assignments =
+                    updated.map { SQL.identifier($0) + " = excluded." + SQL.identifier($0) }
+                    + ["\(version) = \(version) + 1"]
+                // A row whose given attributes already hold the given values is left alone: no `_opt` bump, no
+                // history, and no RETURNING row, so a re-run of the same input reports it unchanged.
+                let changed = updated.map { SQL.identifier($0) + " IS NOT excluded." + SQL.identifier($0) }
+                sql += " ON CONFLICT \(target.sql) DO "
                 sql +=
-                    " ON CONFLICT \(target) DO UPDATE SET " + assignments.joined(separator: ", ")
-                    + " WHERE " + changed.joined(separator: " OR ")
+                    changed.isEmpty
+                    ? "NOTHING"
+                    : "UPDATE SET " + assignments.joined(separator: ", ") + " WHERE " + changed.joined(separator: " OR ")
             }
         }
         // An upsert's row may be new or updated. With a single uniqueness constraint the row gives, `changes` and
         // the last rowid tell which, and a probe by key finds an updated row's key; otherwise RETURNING does (which
         // SQLite runs through an ephemeral table per execution, several times slower).
-        // (Packed rows only: their writer binds the probe from the row's cells.)
-        let keyProbe = action == .update && settingForeignKeys ? try keyProbe(for: names) : nil
+        let keyProbe = action == .update ? try keyProbe(for: names) : nil
         if action == .update && keyProbe == nil {
             sql += " RETURNING " + ["_pk", "_opt", "_ent"].map(SQL.identifier).joined(separator: ", ")
         }
@@ -66,19 +71,29 @@ extension BatchInserter {
         return shape
     }
 
-    /// `SELECT _pk, _ent FROM "T" WHERE <key> = ? …` for the entity's only uniqueness constraint when `names`
+    /// `SELECT _pk[, _ent] FROM "T" WHERE <key> = ? …` for the entity's only uniqueness constraint when `names`
     /// gives all its attributes, with their offsets in `names`; `nil` when the entity has several constraints (an
     /// upsert could then meet any of them) or the row does not give the whole key.
     private func keyProbe(for names: [String]) throws -> Shape.KeyProbe? {
-        let constraints = schema.model.ancestry(of: mapping.entity).flatMap(\.uniquenessConstraints)
-        guard constraints.count == 1, let key = constraints.first,
+        let declaring = schema.model.ancestry(of: mapping.entity).filter { !$0.uniquenessConstraints.isEmpty }
+        guard declaring.count == 1, let owner = declaring.first, owner.uniquenessConstraints.count == 1,
+            let key = owner.uniquenessConstraints.first,
             let offsets = Optional(key.compactMap { names.firstIndex(of: $0) }), offsets.count == key.count
         else { return nil }
         let conditions = key.map { SQL.identifier($0) + " = ?" }.joined(separator: " AND ")
-        let ids = mapping.hierarchyIDs.map(String.init).joined(separator: ", ")
+        let table = SQL.identifier(mapping.table)
+        // A table that holds one entity answers from the uniqueness index alone (it holds the key and `_pk`):
+        // reading `_ent` would take a second descent, into the table, per updated row.
+        if schema.isSingleEntityTable(mapping.table) {
+            let statement = try connection.prepare("SELECT _pk FROM \(table) WHERE \(conditions)")
+            return Shape.KeyProbe(statement: statement, offsets: offsets, entityID: mapping.entityID)
+        }
+        // The row the upsert met may be of any entity the constraint covers: the hierarchy of the entity that
+        // declares it (the whole table for the root's), not only the inserted entity's.
+        let ids = (schema.mapping(for: owner.name)?.hierarchyIDs ?? mapping.hierarchyIDs).map(String.init)
         let statement = try connection.prepare(
-            "SELECT _pk, _ent FROM \(SQL.identifier(mapping.table)) WHERE \(conditions) AND _ent IN (\(ids))")
-        return Shape.KeyProbe(statement: statement, offsets: offsets)
+            "SELECT _pk, _ent FROM \(table) WHERE \(conditions) AND _ent IN (\(ids.joined(separator: ", ")))")
+        return Shape.KeyProbe(statement: statement, offsets: offsets, entityID: nil)
     }
 
     /// Binds one row's value of the shape's attribute number `offset` (from 0), checking it against the attribute:

@@ -36,10 +36,13 @@ struct BatchInserter {
         /// For an upsert without RETURNING: finds an updated row's key by its uniqueness constraint.
         let keyProbe: KeyProbe?
 
-        /// A prepared `SELECT _pk, _ent … WHERE <key> = ?…` and, for each key attribute, its offset in `names`.
+        /// A prepared `SELECT _pk[, _ent] … WHERE <key> = ?…` and, for each key attribute, its offset in `names`.
         struct KeyProbe {
             let statement: Statement
             let offsets: [Int]
+            /// The `_ent` of every row of a table that holds one entity (the probe then selects `_pk` alone);
+            /// `nil` when the probe reads `_ent`.
+            let entityID: Int?
         }
     }
 
@@ -47,8 +50,9 @@ struct BatchInserter {
     let schema: StoreSchema
     let mapping: StoreSchema.EntityMapping
     let action: MergePolicy.BatchInsertConflictAction
-    /// `("a", "b") [WHERE "_ent" IN (…)]` for each uniqueness constraint, for the upsert's conflict clauses.
-    let conflictTargets: [String]
+    /// `("a", "b") [WHERE "_ent" IN (…)]` for each uniqueness constraint, for the upsert's conflict clauses, with
+    /// the constraint's attributes.
+    let conflictTargets: [(sql: String, columns: [String])]
     let storeIdentifier: String
     let collectsObjectIDs: Bool
     /// Records the rows inserted or updated, when the store records history.
@@ -118,8 +122,8 @@ struct BatchInserter {
 
     /// Every uniqueness constraint that applies to `entity` (inherited ones first) as a conflict target. A
     /// constraint declared on a sub-entity is a partial index, so its target repeats the index's `WHERE`.
-    static func conflictTargets(of entity: String, in schema: StoreSchema) -> [String] {
-        schema.model.ancestry(of: entity).flatMap { declaring -> [String] in
+    static func conflictTargets(of entity: String, in schema: StoreSchema) -> [(sql: String, columns: [String])] {
+        schema.model.ancestry(of: entity).flatMap { declaring -> [(sql: String, columns: [String])] in
             declaring.uniquenessConstraints.map { columns in
                 var sql = "(" + columns.map(SQL.identifier).joined(separator: ", ") + ")"
                 if let declaringMapping = schema.mapping(for: declaring.name), declaringMapping.table != declaring.name
@@ -127,7 +131,7 @@ struct BatchInserter {
                     let ids = declaringMapping.hierarchyIDs.map(String.init).joined(separator: ", ")
                     sql += " WHERE \(SQL.identifier("_ent")) IN (\(ids))"
                 }
-                return sql
+                return (sql, columns)
             }
         }
     }
@@ -209,7 +213,11 @@ struct BatchInserter {
             guard let value = object[name] else { continue }
             try bind(value, in: shape, at: offset)
         }
-        try write(shape)
+        try write(shape) { probe, offsets in
+            for (parameter, offset) in offsets.enumerated() {
+                try probe.bind(object[shape.names[offset]] ?? nil, as: shape.types[offset], at: parameter + 1)
+            }
+        }
     }
 
     /// The hot path: one shape for every row, values bound straight from the caller's arrays.
@@ -226,14 +234,18 @@ struct BatchInserter {
             for offset in row.indices {
                 try bind(row[offset], in: shape, at: offset)
             }
-            try write(shape)
+            try write(shape) { probe, offsets in
+                for (parameter, offset) in offsets.enumerated() {
+                    try probe.bind(row[offset], as: shape.types[offset], at: parameter + 1)
+                }
+            }
         }
     }
 
     /// Steps the bound INSERT of one row and counts what it did.
     ///
-    /// `bindKey` binds the row's key values to a shape's ``Shape/KeyProbe`` (at offsets + 1); a shape with a probe
-    /// needs it.
+    /// `bindKey` binds the row's key values to a shape's ``Shape/KeyProbe`` (its parameters 1…, from the row's
+    /// values at the probe's offsets); a shape with a probe needs it.
     mutating func write(_ shape: Shape, bindKey: ((Statement, [Int]) throws -> Void)? = nil) throws {
         let statement = shape.statement
         defer { statement.reset() }
@@ -254,7 +266,8 @@ struct BatchInserter {
             defer { select.reset() }
             try bindKey(select, probe.offsets)
             guard try select.step() else { return }
-            return try count(primaryKey: select.int64(at: 0), version: 2, ent: Int(select.int64(at: 1)), shape)
+            let ent = probe.entityID ?? Int(select.int64(at: 1))
+            return try count(primaryKey: select.int64(at: 0), version: 2, ent: ent, shape)
         }
         guard action == .update else {
             // Without RETURNING (which SQLite runs through an ephemeral table per execution): a new row's key is

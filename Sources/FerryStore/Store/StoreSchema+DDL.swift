@@ -55,7 +55,9 @@ extension StoreSchema {
             for column in orderColumns(inTable: table) { add(column, "INTEGER") }
             statements.append(
                 "CREATE TABLE IF NOT EXISTS \(SQL.identifier(table)) (\(columns.joined(separator: ", ")))")
-            indexes.append(index(on: table, ["_ent"], unique: false))
+            // Every row of a table that holds one entity has the same `_ent`: an index on it would only cost
+            // each insert a second B-tree to write.
+            if hierarchy.count > 1 { indexes.append(index(on: table, ["_ent"], unique: false)) }
         }
         for join in joinTables {
             var columns = ["source INTEGER NOT NULL", "destination INTEGER NOT NULL"]

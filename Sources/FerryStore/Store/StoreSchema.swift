@@ -149,3 +149,11 @@ public struct StoreSchema: Sendable {
         return (entity, relationship.name) <= (relationship.destinationEntity, inverseName)
     }
 }
+
+extension StoreSchema {
+    /// Whether `table` holds the rows of one entity only (its root has no sub-entities): every row's `_ent` is the
+    /// root's number, so `_ent` needs no index and no condition.
+    func isSingleEntityTable(_ table: String) -> Bool {
+        mapping(for: table)?.hierarchyIDs.count == 1
+    }
+}

@@ -64,32 +64,53 @@ func productContainer(_ path: String, cacheKiB: Int?, synchronous: PersistentSto
     return container
 }
 
-/// Inserts every record of `csv` as a managed object through one background context, saving and resetting every
-/// `chunk` objects, under the store-trump policy.
-func contextInsert(csv: String, store: String, chunk: Int) async throws {
+/// Inserts every record of `csv` as a managed object through `contextCount` background contexts taking chunks in
+/// turn, saving and resetting every `chunk` objects, under the store-trump policy. The records of the next chunk are
+/// read while the contexts work; with two contexts, one builds its chunk's objects while the other saves (saves take
+/// the writer connection one at a time), so both cores work, as an importer uses Core Data.
+func contextInsert(csv: String, store: String, chunk: Int, contextCount: Int) async throws {
     let container = try await productContainer(store, cacheKiB: 65_536, synchronous: .off)
-    let context = container.newBackgroundContext()
-    context.mergePolicy = .mergeByPropertyStoreTrump
+    let contexts = (0..<max(contextCount, 1)).map { _ in
+        let context = container.newBackgroundContext()
+        context.mergePolicy = .mergeByPropertyStoreTrump
+        return context
+    }
     let started = Date()
     let reader = try RecordFormat.csv.openReader(path: csv)
-    let records = try context.performAndWait {
-        var count = 0
-        while let record = try reader.next() {
-            let product = context.insertObject(entityName: "Product")
-            for (index, column) in productColumns.enumerated() where index < record.count {
-                product.setValue(attributeValue(record[index], column.kind), forKey: column.name)
-            }
-            count += 1
-            if count % chunk == 0 {
+    var working: [Task<Void, any Error>?] = Array(repeating: nil, count: contexts.count)
+    var records = 0
+    var chunks = 0
+    while true {
+        var rows: [[AttributeValue?]] = []
+        rows.reserveCapacity(chunk)
+        while rows.count < chunk, let record = try reader.next() {
+            rows.append(
+                productColumns.indices.map { $0 < record.count ? attributeValue(record[$0], productColumns[$0].kind) : nil })
+        }
+        if rows.isEmpty { break }
+        records += rows.count
+        let slot = chunks % contexts.count
+        chunks += 1
+        try await working[slot]?.value
+        let context = contexts[slot]
+        let values = rows
+        working[slot] = Task {
+            try await context.perform {
+                for row in values {
+                    let product = context.insertObject(entityName: "Product")
+                    for (index, value) in row.enumerated() {
+                        product.setValue(value, forKey: productColumns[index].name)
+                    }
+                }
                 try context.save()
                 context.reset()
             }
         }
-        try context.save()
-        context.reset()
-        return count
     }
-    report("context insert", records: records, seconds: Date().timeIntervalSince(started), bytes: fileSize(csv))
+    for task in working { try await task?.value }
+    report(
+        "context insert (\(contexts.count) context\(contexts.count == 1 ? "" : "s"))", records: records,
+        seconds: Date().timeIntervalSince(started), bytes: fileSize(csv))
 }
 
 /// Walks the first `limit` products (0: all) with `fetchBatchSize = batch`, in store order or sorted by `sort`,
@@ -138,11 +159,15 @@ func batchInsert(csv: String, store path: String, chunk: Int, upsert: Bool, defe
     var rows: [[AttributeValue?]] = []
     rows.reserveCapacity(chunk)
     var records = 0
+    // The next chunk is read while the store writes this one, as the importer does.
+    var writing: Task<Void, any Error>?
     func flush() async throws {
         guard !rows.isEmpty else { return }
+        try await writing?.value
         let request = BatchInsertRequest(entityName: "Product", columns: columns, rows: rows)
-        _ = try await store.execute(request, mergePolicy: policy)
-        rows.removeAll(keepingCapacity: true)
+        writing = Task { _ = try await store.execute(request, mergePolicy: policy) }
+        rows = []
+        rows.reserveCapacity(chunk)
     }
     while let record = try reader.next() {
         rows.append(
@@ -153,6 +178,7 @@ func batchInsert(csv: String, store path: String, chunk: Int, upsert: Bool, defe
         if rows.count == chunk { try await flush() }
     }
     try await flush()
+    try await writing?.value
     if deferred { try await store.buildDeferredIndexes(ofTable: "Product") }
     report(
         upsert ? "batch upsert" : deferred ? "batch insert, indexes deferred" : "batch insert", records: records,

@@ -2,9 +2,10 @@
 //
 //   ferry-bench read FILE [--repeat N]        read every record (format from the extension), touch every field
 //   ferry-bench convert INPUT OUTPUT          read and write (format from the extensions)
-//   ferry-bench context-insert CSV STORE [--chunk N]
-//                                             insert every record through a background context, saving
-//                                             and resetting every N (default 10,000)
+//   ferry-bench context-insert CSV STORE [--chunk N] [--contexts N]
+//                                             insert every record through N background contexts (default 2)
+//                                             taking chunks in turn, saving and resetting every N records
+//                                             (default 10,000)
 //   ferry-bench batch-insert CSV STORE [--chunk N] [--defer-indexes]   direct-to-store batch inserts of N positional
 //                                                   rows (with --defer-indexes: into an empty table whose indexes are
 //                                                   built at the end)
@@ -23,7 +24,7 @@ import Foundation
 func usage() -> Never {
     FileHandle.standardError.write(
         Data(
-            ("usage: ferry-bench read FILE [--repeat N] | convert INPUT OUTPUT | context-insert CSV STORE [--chunk N]"
+            ("usage: ferry-bench read FILE [--repeat N] | convert INPUT OUTPUT | context-insert CSV STORE [--chunk N] [--contexts N]"
                 + " | batch-insert CSV STORE [--chunk N] [--defer-indexes] | batch-upsert CSV STORE [--chunk N]"
                 + " | walk STORE [--limit N] [--batch N] [--sort KEY]"
                 + " | merge-batch-update STORE [--rows N] [--registered N] [--repeat N]\n").utf8))
@@ -85,7 +86,9 @@ do {
         report("convert", records: records, seconds: Date().timeIntervalSince(started), bytes: bytes)
     case "context-insert":
         guard arguments.count >= 3 else { usage() }
-        try await contextInsert(csv: arguments[1], store: arguments[2], chunk: option("--chunk") ?? 10_000)
+        try await contextInsert(
+            csv: arguments[1], store: arguments[2], chunk: option("--chunk") ?? 10_000,
+            contextCount: option("--contexts") ?? 2)
     case "batch-insert", "batch-upsert":
         guard arguments.count >= 3 else { usage() }
         try await batchInsert(

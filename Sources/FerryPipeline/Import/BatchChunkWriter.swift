@@ -3,14 +3,12 @@ import FerryStore
 
 /// Commits each chunk as one direct-to-store batch insert (an upsert under object-trump), with its checkpoint in
 /// the same transaction. Natural keys of relationships are resolved first; destinations the mapping creates are
-/// inserted just before (harmless if the chunk then fails: a re-run finds them).
+/// inserted just before (harmless if the chunk then fails: a re-run finds them). Rows arrive in key order unless the
+/// table's indexes are deferred (``ChunkProducer`` sorts them).
 struct BatchChunkWriter: ChunkWriter {
     let store: PersistentStore
     let plan: ImportPlan
     let author: String
-    /// Whether rows go in key order, which walks the uniqueness index once per chunk instead of jumping between its
-    /// pages; pointless while the table's indexes are deferred.
-    var ordersByKey = true
 
     func commit(_ chunk: Chunk, companion: @escaping @Sendable (_ outcome: ChunkOutcome) -> TransactionCompanion)
         async throws -> ChunkOutcome
@@ -18,7 +16,6 @@ struct BatchChunkWriter: ChunkWriter {
         var chunk = chunk
         let lateRejects = try await resolveRelationships(&chunk)
         let allRejects = chunk.rejects + lateRejects
-        if ordersByKey { chunk.reorder(chunk.rows.orderByKey(plan.keyColumnIndexes)) }
         guard !chunk.rows.isEmpty else {
             let outcome = Self.outcome(read: chunk.read, rows: 0, rejects: allRejects, result: nil)
             try await ChunkWriters.commitAlone(companion(outcome), in: store)

@@ -12,16 +12,23 @@ final class ChunkProducer: @unchecked Sendable {
     private let resumeAt: Checkpoint?
     /// Whether chunks list the keys they saw (full sync).
     private var tracksKeys: Bool { plan.spec.fullSync != nil }
+    /// Whether each chunk's rows are handed over in key order (see ``init(plan:channel:resumeAt:ordersRowsByKey:)``).
+    private let ordersRowsByKey: Bool
     /// Text and blob bytes per row in the last chunk, to size the next.
     private var bytesPerRow = 64
     /// The header of the first CSV input, for the rejects file.
     private(set) var firstColumnNames: [String]?
 
     /// A producer of `plan`'s inputs, from `resumeAt` (records of that input already committed are skipped).
-    init(plan: ImportPlan, channel: ChunkChannel, resumeAt: Checkpoint?) {
+    ///
+    /// With `ordersRowsByKey`, each chunk's rows are sorted by the step's key before the hand-over: a batch insert
+    /// then walks the uniqueness index once per chunk instead of jumping between its pages, and the sort runs here,
+    /// beside the commit of the previous chunk, rather than before the next one.
+    init(plan: ImportPlan, channel: ChunkChannel, resumeAt: Checkpoint?, ordersRowsByKey: Bool = false) {
         self.plan = plan
         self.channel = channel
         self.resumeAt = resumeAt
+        self.ordersRowsByKey = ordersRowsByKey
     }
 
     /// Starts reading on a new thread.
@@ -120,7 +127,8 @@ final class ChunkProducer: @unchecked Sendable {
         chunk.checkpoint.records = consumed
         if chunk.rows.count > 0 { bytesPerRow = chunk.rows.bytes.count / chunk.rows.count + 16 }
         chunk.bytesRead = reader.bytesRead
-        let full = chunk
+        var full = chunk
+        if ordersRowsByKey { full.reorder(full.rows.orderByKey(plan.keyColumnIndexes)) }
         chunk = emptyChunk(input: chunk.checkpoint.input, path: chunk.inputPath, consumed: consumed)
         return channel.put(full)
     }

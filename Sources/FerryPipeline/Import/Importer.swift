@@ -90,10 +90,13 @@ public struct Importer: Sendable {
         let deferredTable = try await deferIndexes(spec, plan: plan, run: run)
         let writer: any ChunkWriter =
             spec.mode == .batch
-            ? BatchChunkWriter(store: store, plan: plan, author: author, ordersByKey: deferredTable == nil)
+            ? BatchChunkWriter(store: store, plan: plan, author: author)
             : ContextChunkWriter(container: container, plan: plan, author: author)
         let channel = ChunkChannel(capacity: 0)
-        let producer = ChunkProducer(plan: plan, channel: channel, resumeAt: resumeAt)
+        // Batch rows go in key order, except while the table's indexes are deferred (there is no index to walk).
+        let producer = ChunkProducer(
+            plan: plan, channel: channel, resumeAt: resumeAt,
+            ordersRowsByKey: spec.mode == .batch && deferredTable == nil)
         producer.start()
         var rejectCount = counts.rejected
         var status = RunLedger.Status.failed

@@ -71,6 +71,44 @@ struct ImporterContextTests {
         #expect(counts[0].inserted == 2 && (kept ? counts[0].unchanged : counts[0].updated) == 1)
     }
 
+    /// The next chunk is applied while the one before it saves, unless they share a key: then a record whose key
+    /// the previous chunk stores meets that row, as when chunks go one after the other.
+    @Test(arguments: [MergePolicy.mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump])
+    func aChunkSharingAKeyWithThePreviousOneMeetsItsStoredRow(policy: MergePolicy) async throws {
+        // Chunks of two: (1, 2) (2, 3) (4, 5) (1, 6): the second shares SKU-2 with the first; the last shares SKU-1
+        // with the first only, so it is applied ahead.
+        let text = """
+            sku,name,price
+            SKU-1,A,1.00
+            SKU-2,B,2.00
+            SKU-2,B2,2.50
+            SKU-3,C,3.00
+            SKU-4,D,4.00
+            SKU-5,E,5.00
+            SKU-1,A2,1.50
+            SKU-6,F,6.00
+
+            """
+        let fixture = try await ImportFixture()
+        let result = try await fixture.importProducts([try fixture.file("p.csv", text)]) {
+            $0.mode = .context
+            $0.chunkSize = 2
+            $0.relationships = []
+            $0.mergePolicy = policy
+        }
+
+        let kept = policy == .mergeByPropertyStoreTrump
+        #expect(result.counts.read == 8 && result.counts.inserted == 6 && result.counts.rejected == 0)
+        #expect((kept ? result.counts.unchanged : result.counts.updated) == 2)
+        #expect(
+            try fixture.rows("SELECT sku, name, price FROM Product ORDER BY sku") == [
+                [.text("SKU-1"), .text(kept ? "A" : "A2"), .text(kept ? "1" : "1.5")],
+                [.text("SKU-2"), .text(kept ? "B" : "B2"), .text(kept ? "2" : "2.5")],
+                [.text("SKU-3"), .text("C"), .text("3")], [.text("SKU-4"), .text("D"), .text("4")],
+                [.text("SKU-5"), .text("E"), .text("5")], [.text("SKU-6"), .text("F"), .text("6")],
+            ])
+    }
+
     @Test func underTheErrorPolicyAKeyRepeatedWithinAChunkFailsTheStep() async throws {
         let fixture = try await ImportFixture()
         let input = try fixture.file("p.csv", "sku,name\nSKU-1,First\nSKU-1,Second\n")

@@ -157,7 +157,8 @@ struct StoreSchemaTests {
         let connection = try Connection(path: ":memory:")
         for statement in StoreSchema(model: model).createStatements { try connection.execute(statement) }
         let names = try connection.prepare(
-            "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")
+            "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name"
+        )
         .fetchAll().compactMap { $0[0].text }.filter { $0.hasSuffix("__ent") }
         #expect(names == ["Animal_index__ent"])
     }

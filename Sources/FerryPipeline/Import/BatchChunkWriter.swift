@@ -10,9 +10,10 @@ struct BatchChunkWriter: ChunkWriter {
     let plan: ImportPlan
     let author: String
 
-    func commit(_ chunk: Chunk, companion: @escaping @Sendable (_ outcome: ChunkOutcome) -> TransactionCompanion)
-        async throws -> ChunkOutcome
-    {
+    func commit(
+        _ chunk: Chunk, upcoming _: Task<Chunk?, any Error>?,
+        companion: @escaping @Sendable (_ outcome: ChunkOutcome) -> TransactionCompanion
+    ) async throws -> ChunkOutcome {
         var chunk = chunk
         let lateRejects = try await resolveRelationships(&chunk)
         let allRejects = chunk.rejects + lateRejects

@@ -15,9 +15,14 @@ protocol ChunkWriter: Sendable {
     /// chunk does: all its counts (rows inserted, updated and unchanged as the transaction writes them) and all
     /// its refused records. The ledger's counts after a crash are then exactly those of the committed chunks.
     ///
+    /// `upcoming` gives the chunk after this one once the reader has it (nil after the last), so that the writer
+    /// may start on it while this one commits; its next call is then for that chunk.
+    ///
     /// - Throws: ``PipelineError`` `.conflict` for a collision the merge policy does not resolve; ``StoreError``.
-    func commit(_ chunk: Chunk, companion: @escaping @Sendable (_ outcome: ChunkOutcome) -> TransactionCompanion)
-        async throws -> ChunkOutcome
+    func commit(
+        _ chunk: Chunk, upcoming: Task<Chunk?, any Error>?,
+        companion: @escaping @Sendable (_ outcome: ChunkOutcome) -> TransactionCompanion
+    ) async throws -> ChunkOutcome
 }
 
 extension Chunk {

@@ -1,6 +1,7 @@
 import FerryIO
 import FerryStore
 import Foundation
+import Synchronization
 
 /// Commits each chunk on a background context, as Core Data importers do: one fetch of the chunk's stored
 /// objects by key (with `fetchBatchSize`), insert or update, validation and lifecycle callbacks, a save under the
@@ -15,43 +16,74 @@ import Foundation
 /// its object invalid) is taken out and the chunk applied again from a clean context, so the result is what it
 /// would have been had the record not been in the input: a later record of the same key is then inserted or
 /// refused on its own merits. Refusals are rare; a chunk without them is applied once.
+///
+/// Two chunks are in hand at once: while one saves, the next one (handed over as `upcoming` when the reader has
+/// it) is applied on a context of its own, so the fetch, object and validation work of one chunk overlaps the
+/// save of the other. Chunks still save one after the other, each with its checkpoint. A chunk is applied ahead
+/// only when nothing in it can depend on the one saving: none of its keys is in that chunk, and no relationship
+/// creates missing destinations or leads to the imported table itself; otherwise it is applied once the save is
+/// done.
 struct ContextChunkWriter: ChunkWriter {
     let container: PersistentContainer
     let plan: ImportPlan
     let author: String
+    /// The next chunk, applied while the current one saves.
+    private let lookahead = ChunkLookahead()
+    /// Whether the mapping lets a chunk be applied before the previous one is saved (see the type's summary).
+    private let appliesAhead: Bool
 
-    func commit(_ chunk: Chunk, companion: @escaping @Sendable (_ outcome: ChunkOutcome) -> TransactionCompanion)
-        async throws -> ChunkOutcome
-    {
-        let store = container.persistentStore
+    init(container: PersistentContainer, plan: ImportPlan, author: String) {
+        self.container = container
+        self.plan = plan
+        self.author = author
+        let table = container.model.rootEntity(of: plan.entity.name)
+        appliesAhead = plan.columns.allSatisfy { column in
+            guard case .relationshipKey(_, let relationship) = column.source else { return true }
+            return !relationship.createsMissing && relationship.destinationTable != table
+        }
+    }
+
+    func commit(
+        _ chunk: Chunk, upcoming: Task<Chunk?, any Error>?,
+        companion: @escaping @Sendable (_ outcome: ChunkOutcome) -> TransactionCompanion
+    ) async throws -> ChunkOutcome {
+        let applied: AppliedChunk
+        if let ahead = try await lookahead.take(for: chunk.checkpoint) {
+            applied = ahead
+        } else {
+            applied = try await apply(chunk)
+        }
+        if appliesAhead, let upcoming {
+            let keys = applied.keys
+            lookahead.begin { [self] in
+                guard let next = try await upcoming.value, keyTexts(of: next).isDisjoint(with: keys) else { return nil }
+                return try await apply(next)
+            }
+        }
+        return try await applied.context.perform { try applied.save(companion: companion) }
+    }
+
+    /// `chunk` applied to a new background context, not saved.
+    private func apply(_ chunk: Chunk) async throws -> AppliedChunk {
         let destinations = try await resolveRelationships(chunk)
         let context = container.newBackgroundContext()
         context.mergePolicy = plan.spec.mergePolicy
         context.transactionAuthor = author
         context.name = "ferry import"
-        let plan = self.plan
-        return try await context.perform {
-            defer { context.reset() }
-            // Rows refused so far, with why: each pass skips them, so the refused records leave no trace.
-            var refused: [Int: String] = [:]
-            while true {
-                var application = ChunkApplication(
-                    plan: plan, chunk: chunk, context: context, store: store, destinations: destinations,
-                    refused: refused)
-                try application.run()
-                var found = application.faults
-                if found.isEmpty {
-                    do {
-                        return try application.save(companion: companion)
-                    } catch let error as ValidationError {
-                        found = try application.culprits(of: error)
-                    }
-                }
-                // Every pass refuses at least one more row, so the loop ends.
-                refused.merge(found) { first, _ in first }
-                context.reset()
-            }
+        let applied = AppliedChunk(
+            plan: plan, chunk: chunk, context: context, store: container.persistentStore, destinations: destinations,
+            keys: appliesAhead ? keyTexts(of: chunk) : [])
+        try await context.perform { try applied.apply() }
+        return applied
+    }
+
+    /// The key text of every row of `chunk` (see ``ChunkApplication/keyText(row:of:plan:)``).
+    private func keyTexts(of chunk: Chunk) -> Set<String> {
+        var keys = Set<String>(minimumCapacity: chunk.rows.count)
+        for row in 0..<chunk.rows.count {
+            keys.insert(ChunkApplication.keyText(row: row, of: chunk, plan: plan))
         }
+        return keys
     }
 
     /// Primary keys of every relationship key in the chunk (destinations to create are made in the context).
@@ -64,6 +96,86 @@ struct ContextChunkWriter: ChunkWriter {
             resolved[index] = try await resolver.primaryKeys(for: keys, of: relationship)
         }
         return resolved
+    }
+}
+
+/// The chunk a ``ContextChunkWriter`` applies ahead: at most one, begun while the previous chunk saves.
+private final class ChunkLookahead: Sendable {
+    private let pending = Mutex<Task<AppliedChunk?, any Error>?>(nil)
+
+    /// Starts applying the next chunk; `work` returns nil when that chunk must wait for the current save.
+    func begin(_ work: @escaping @Sendable () async throws -> AppliedChunk?) {
+        pending.withLock { $0 = Task(operation: work) }
+    }
+
+    /// The chunk applied ahead when it is the one at `checkpoint`; nil when none was (apply it now).
+    ///
+    /// - Throws: what applying it threw, which belongs to that chunk.
+    func take(for checkpoint: Checkpoint) async throws -> AppliedChunk? {
+        let task = pending.withLock { pending in
+            defer { pending = nil }
+            return pending
+        }
+        guard let applied = try await task?.value, applied.chunk.checkpoint == checkpoint else { return nil }
+        return applied
+    }
+}
+
+/// A chunk applied to a context of its own and not yet saved.
+private final class AppliedChunk: @unchecked Sendable {
+    // @unchecked: `application` and the objects behind it are used only inside `context.perform` — `apply()` once,
+    // then `save(companion:)` once — so never from two threads at a time.
+    let chunk: Chunk
+    let context: ManagedObjectContext
+    /// The key texts of the chunk's rows, when the writer applies chunks ahead.
+    let keys: Set<String>
+    private let plan: ImportPlan
+    private let store: PersistentStore
+    private let destinations: [Int: [String: Int64]]
+    private var application: ChunkApplication
+
+    init(
+        plan: ImportPlan, chunk: Chunk, context: ManagedObjectContext, store: PersistentStore,
+        destinations: [Int: [String: Int64]], keys: Set<String>
+    ) {
+        self.plan = plan
+        self.chunk = chunk
+        self.context = context
+        self.store = store
+        self.destinations = destinations
+        self.keys = keys
+        application = ChunkApplication(
+            plan: plan, chunk: chunk, context: context, store: store, destinations: destinations, refused: [:])
+    }
+
+    /// The first pass (on the context's queue).
+    func apply() throws {
+        try application.run()
+    }
+
+    /// Saves with the checkpoint, on the context's queue, then resets the context. Rows found refused are taken out
+    /// and the chunk applied again from a clean context until a pass saves.
+    func save(companion: (_ outcome: ChunkOutcome) -> TransactionCompanion) throws -> ChunkOutcome {
+        defer { context.reset() }
+        // Rows refused so far, with why: each pass skips them, so the refused records leave no trace.
+        var refused: [Int: String] = [:]
+        while true {
+            var found = application.faults
+            if found.isEmpty {
+                do {
+                    return try application.save(companion: companion)
+                } catch let error as ValidationError {
+                    found = try application.culprits(of: error)
+                }
+            }
+            // Every pass refuses at least one more row, so the loop ends.
+            refused.merge(found) { first, _ in first }
+            context.reset()
+            application = ChunkApplication(
+                plan: plan, chunk: chunk, context: context, store: store, destinations: destinations,
+                refused: refused)
+            try application.run()
+        }
     }
 }
 
@@ -312,7 +424,16 @@ private struct ChunkApplication {
     }
 
     private func keyText(row: Int, keyColumns: [Int]) -> String {
-        keyColumns.map { Self.keyText(chunk.rows.value(row: row, column: $0, as: plan.columns[$0].type)) }
+        Self.keyText(row: row, of: chunk, plan: plan)
+    }
+
+    /// The key of `row` of `chunk` as text: its key values' texts joined by U+001F.
+    static func keyText(row: Int, of chunk: Chunk, plan: ImportPlan) -> String {
+        let columns = plan.keyColumnIndexes
+        if columns.count == 1 {
+            return keyText(chunk.rows.value(row: row, column: columns[0], as: plan.columns[columns[0]].type))
+        }
+        return columns.map { keyText(chunk.rows.value(row: row, column: $0, as: plan.columns[$0].type)) }
             .joined(separator: "\u{1F}")
     }
 

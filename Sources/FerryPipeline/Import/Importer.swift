@@ -106,7 +106,8 @@ public struct Importer: Sendable {
         var uncommittedRejects: [RejectedRecord] = []
         defer { channel.cancel() }
         do {
-            while let chunk = try await channel.next() {
+            var next = try await channel.next()
+            while let chunk = next {
                 if let why = stop?.raised {
                     status = .interrupted
                     throw PipelineError(
@@ -123,7 +124,9 @@ public struct Importer: Sendable {
                 }
                 let before = counts
                 let firstReject = rejectCount
-                let outcome = try await writer.commit(chunk) { outcome in
+                // The reader's next chunk as soon as it is read: the writer may start on it while this one commits.
+                let upcoming = Task { try await channel.next() }
+                let outcome = try await writer.commit(chunk, upcoming: upcoming) { outcome in
                     // The cumulative counts, row counts included, commit with the chunk: a run killed after it
                     // resumes with counts that still balance.
                     var total = before
@@ -138,6 +141,7 @@ public struct Importer: Sendable {
                 if let limit = spec.maxRejects, limit.isExceeded(rejected: counts.rejected, read: counts.read) {
                     throw Self.tooManyRejects(counts.rejected, of: counts.read, limit)
                 }
+                next = try await upcoming.value
             }
             if let table = deferredTable {
                 try await buildIndexes(of: table, deferredBy: run, ledger: ledger, counts: &counts)

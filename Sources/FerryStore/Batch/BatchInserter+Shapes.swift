@@ -47,7 +47,8 @@ extension BatchInserter {
                 sql +=
                     changed.isEmpty
                     ? "NOTHING"
-                    : "UPDATE SET " + assignments.joined(separator: ", ") + " WHERE " + changed.joined(separator: " OR ")
+                    : "UPDATE SET " + assignments.joined(separator: ", ") + " WHERE "
+                        + changed.joined(separator: " OR ")
             }
         }
         // An upsert's row may be new or updated. With a single uniqueness constraint the row gives, `changes` and

@@ -85,7 +85,9 @@ func contextInsert(csv: String, store: String, chunk: Int, contextCount: Int) as
         rows.reserveCapacity(chunk)
         while rows.count < chunk, let record = try reader.next() {
             rows.append(
-                productColumns.indices.map { $0 < record.count ? attributeValue(record[$0], productColumns[$0].kind) : nil })
+                productColumns.indices.map {
+                    $0 < record.count ? attributeValue(record[$0], productColumns[$0].kind) : nil
+                })
         }
         if rows.isEmpty { break }
         records += rows.count

@@ -7,7 +7,8 @@
 # Environment: ROWS (default 1000000), RUNS (timed runs per case, default 5), BIG (1: also count a file 10x
 # larger for the memory-scaling check; 0: skip), IMPORT (1: ferry import and export; 0: skip), STORE (1: also
 # the store's library benchmarks; 0: skip),
-# DATA (data folder, default Tests/Benchmarks/data/ROWS),
+# DATA (data folder, default Tests/Benchmarks/data/ROWS), C_CACHE_MB (the C reference's page cache for imports,
+# default 64: ../shared/bench/run_baseline.sh measures the reference figures with --cache-mb 64),
 # SHARED (default ../shared beside the package).
 #
 # Each case is timed with ../shared/bench/timeit.py --vs: Ferry (A) and the C reference (B) alternate, and
@@ -40,6 +41,8 @@ log "building the C reference (copied: shared/ is read-only) and ferry (release)
 cp -r "$SHARED/bench/peers/limit-c" "$WORK/limit-c"
 make -s -C "$WORK/limit-c" >&2
 LIMIT=$WORK/limit-c/limit
+# Imports by the C reference run as its published figures were measured (run_baseline.sh: --cache-mb 64).
+CI_OPTS="--cache-mb ${C_CACHE_MB:-64}"
 swift build -c release --package-path "$ROOT" --product ferry >&2
 FERRY=$ROOT/.build/release/ferry
 swift build -c release --package-path "$HERE" >&2
@@ -76,17 +79,17 @@ if [ "${IMPORT:-1}" = 1 ]; then
   # ferry import and export (issue 5), each run from an empty store (or a copy of a loaded one for upserts).
   UPD=$DATA/products_update.csv
   FI="$FERRY import --quiet --entity products --key sku"
-  C_UNIQUE="sh -c 'rm -f $WORK/c.sqlite*; $LIMIT import-csv $WORK/c.sqlite $CSV --mode unique'"
+  C_UNIQUE="sh -c 'rm -f $WORK/c.sqlite*; $LIMIT import-csv $WORK/c.sqlite $CSV --mode unique $CI_OPTS'"
   row "ferry import, batch" "$CSV" "sh -c 'rm -f $WORK/f.sqlite*; $FI --store $WORK/f.sqlite $CSV'" "$C_UNIQUE"
   row "ferry import, context" "$CSV" \
     "sh -c 'rm -f $WORK/f.sqlite*; $FI --mode context --store $WORK/f.sqlite $CSV'" "$C_UNIQUE"
   row "ferry import NDJSON, batch" "$ND" "sh -c 'rm -f $WORK/f.sqlite*; $FI --store $WORK/f.sqlite $ND'" \
-    "sh -c 'rm -f $WORK/c.sqlite*; $LIMIT import-ndjson $WORK/c.sqlite $ND --mode unique'"
+    "sh -c 'rm -f $WORK/c.sqlite*; $LIMIT import-ndjson $WORK/c.sqlite $ND --mode unique $CI_OPTS'"
   $FI --store "$WORK/ibase.sqlite" "$CSV"
-  "$LIMIT" import-csv "$WORK/icbase.sqlite" "$CSV" --mode unique >&2
+  "$LIMIT" import-csv "$WORK/icbase.sqlite" "$CSV" --mode unique $CI_OPTS >&2
   row "ferry import upsert (update file)" "$UPD" \
     "sh -c 'cp $WORK/ibase.sqlite $WORK/fu.sqlite; rm -f $WORK/fu.sqlite-* $WORK/fu.sqlite.lock; $FI --merge-policy object-trump --store $WORK/fu.sqlite $UPD'" \
-    "sh -c 'cp $WORK/icbase.sqlite $WORK/cu.sqlite; rm -f $WORK/cu.sqlite-*; $LIMIT import-csv $WORK/cu.sqlite $UPD --mode upsert'"
+    "sh -c 'cp $WORK/icbase.sqlite $WORK/cu.sqlite; rm -f $WORK/cu.sqlite-*; $LIMIT import-csv $WORK/cu.sqlite $UPD --mode upsert $CI_OPTS'"
   row "ferry export CSV" "$CSV" "$FERRY export --quiet --store $WORK/ibase.sqlite --entity products --output $WORK/out.csv" \
     "$LIMIT export $WORK/icbase.sqlite $WORK/cout.csv"
   log "$(cd "$WORK" && $TIMER -n "$RUNS" --warmup 1 \
@@ -111,16 +114,16 @@ fi
 if [ "${STORE:-1}" = 1 ]; then
   # The store (issues 3 and 4): each run starts from an empty store (or, for upserts, a copy of a loaded one).
   UPD=$DATA/products_update.csv
-  C_UNIQUE="sh -c 'rm -f $WORK/c.sqlite*; $LIMIT import-csv $WORK/c.sqlite $CSV --mode unique'"
+  C_UNIQUE="sh -c 'rm -f $WORK/c.sqlite*; $LIMIT import-csv $WORK/c.sqlite $CSV --mode unique $CI_OPTS'"
   row "context insert, unique sku" "$CSV" \
     "sh -c 'rm -f $WORK/f.sqlite*; $BENCH context-insert $CSV $WORK/f.sqlite'" "$C_UNIQUE"
   row "batch insert, unique sku" "$CSV" \
     "sh -c 'rm -f $WORK/f.sqlite*; $BENCH batch-insert $CSV $WORK/f.sqlite'" "$C_UNIQUE"
   "$BENCH" batch-insert "$CSV" "$WORK/fbase.sqlite" >&2
-  "$LIMIT" import-csv "$WORK/cbase.sqlite" "$CSV" --mode unique >&2
+  "$LIMIT" import-csv "$WORK/cbase.sqlite" "$CSV" --mode unique $CI_OPTS >&2
   row "upsert of the update file" "$UPD" \
     "sh -c 'cp $WORK/fbase.sqlite $WORK/fu.sqlite; rm -f $WORK/fu.sqlite-*; $BENCH batch-upsert $UPD $WORK/fu.sqlite'" \
-    "sh -c 'cp $WORK/cbase.sqlite $WORK/cu.sqlite; rm -f $WORK/cu.sqlite-*; $LIMIT import-csv $WORK/cu.sqlite $UPD --mode upsert'"
+    "sh -c 'cp $WORK/cbase.sqlite $WORK/cu.sqlite; rm -f $WORK/cu.sqlite-*; $LIMIT import-csv $WORK/cu.sqlite $UPD --mode upsert $CI_OPTS'"
   for limit in $((ROWS / 10)) "$ROWS"; do
     for sort in "" "--sort sku"; do
       log "$("$BENCH" walk "$WORK/fbase.sqlite" --limit "$limit" --batch 1000 $sort)${sort:+ (sorted)}"

@@ -192,11 +192,12 @@ extension ManagedObjectContext {
         var saved: [ManagedObject] = []
         for object in objects {
             let id = object.objectID
-            if outcome.discarded.contains(id) {
+            // Most saves discard and refresh nothing: no hashing of each ID for them.
+            if !outcome.discarded.isEmpty && outcome.discarded.contains(id) {
                 invalidate(object)
             } else if object.state.lifecycle == .deleted {
                 saved.append(object)
-            } else if refreshed.contains(id) {
+            } else if !refreshed.isEmpty && refreshed.contains(id) {
                 turnIntoFault(object)
             } else if let version = outcome.versions[id] {
                 object.state.commit(version: version)
@@ -236,7 +237,7 @@ extension ManagedObjectContext {
         for (old, new) in mapping {
             guard let entry = registered.removeValue(forKey: old) else { continue }
             let object = entry.takeUnretainedValue()
-            if outcome?.discarded.contains(old) == true {
+            if let discarded = outcome?.discarded, !discarded.isEmpty, discarded.contains(old) {
                 registered[old] = entry
                 continue
             }

@@ -95,9 +95,11 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
 
     /// Hashes the primary key (or temporary identifier) only: the entity and store rarely tell two IDs of one
     /// table apart, and hashing their text made every context lookup slow.
+    ///
+    /// One word is hashed: a permanent ID's key, or a temporary ID's number with the top bit set (keys are never
+    /// negative), so a lookup feeds the hasher once.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(primaryKey)
-        hasher.combine(temporaryIdentifier)
+        hasher.combine(temporaryIdentifier.map { $0 | 1 << 63 } ?? UInt64(bitPattern: primaryKey))
     }
 
     /// The URI, as Core Data prints an object ID's: `<x-ferry://…/Product/p12>`.

@@ -96,6 +96,9 @@ struct SaveOutcome: Sendable {
 
     /// `id` after the save: its permanent ID, or its survivor's.
     func finalID(of id: ObjectID) -> ObjectID {
+        // Without replacements an ID takes one step at most: only temporary IDs are keys of `permanentIDs`, and
+        // its values are permanent. Most saves have none, so most lookups are one hash, with no set of IDs seen.
+        if replacedIDs.isEmpty { return permanentIDs[id] ?? id }
         var current = id
         var seen: Set<ObjectID> = []
         while let next = replacedIDs[current] ?? permanentIDs[current], seen.insert(current).inserted {

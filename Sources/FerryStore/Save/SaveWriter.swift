@@ -25,24 +25,57 @@ struct SaveWriter {
         for row in plan.deletes { try delete(row) }
         outcome.deleted = plan.deletes.map(\.objectID) + plan.replacements.map(\.stored)
         for row in plan.updates { try update(row, outcome: &outcome) }
-        for row in plan.inserts { try insert(row, outcome: &outcome) }
+        // Rows of one entity come together: its layout and INSERT are looked up once per run of rows, not per row
+        // (the statement cache is keyed by the SQL text, which would be hashed for every row).
+        var current: (entity: String, layout: EntityLayout, statement: Statement)?
+        for row in plan.inserts {
+            let entity = row.objectID.entityName
+            if current?.entity != entity {
+                let layout = layouts[entity]
+                current = (entity, layout, try connection.cachedStatement(layout.insertSQL))
+            }
+            if let current { try insert(row, layout: current.layout, statement: current.statement, outcome: &outcome) }
+        }
         for change in plan.joinChanges { try write(change, outcome: outcome) }
         for ordering in plan.orderings { try write(ordering, outcome: outcome) }
     }
 
     /// Gives every inserted object with a temporary ID its primary key, one reservation per table.
     private func assignPrimaryKeys(_ rows: [SavePlan.Row], outcome: inout SaveOutcome) throws {
-        let temporary = rows.filter(\.objectID.isTemporaryID)
-        outcome.permanentIDs.reserveCapacity(temporary.count)
         outcome.versions.reserveCapacity(rows.count)
         outcome.inserted.reserveCapacity(rows.count)
-        for (table, tableRows) in Dictionary(grouping: temporary, by: { layouts[$0.objectID.entityName].table }) {
-            var next = try primaryKeys.reserve(tableRows.count, in: table, on: connection)
-            for row in tableRows {
-                outcome.permanentIDs[row.objectID] = ObjectID(
-                    entityName: row.objectID.entityName, primaryKey: next, storeIdentifier: storeIdentifier)
-                next += 1
+        // Each table's temporary rows, counted, then given consecutive keys in row order. Rows of one entity come
+        // together, so the table is looked up once per run of rows.
+        var tables: [(name: String, rows: Int, next: Int64)] = []
+        var tableOfRow: [Int] = []
+        tableOfRow.reserveCapacity(rows.count)
+        var current: (entity: String, table: Int)?
+        for row in rows where row.objectID.isTemporaryID {
+            let entity = row.objectID.entityName
+            if current?.entity != entity {
+                let table = layouts[entity].table
+                if let index = tables.firstIndex(where: { $0.name == table }) {
+                    current = (entity, index)
+                } else {
+                    tables.append((table, 0, 0))
+                    current = (entity, tables.count - 1)
+                }
             }
+            guard let current else { continue }
+            tables[current.table].rows += 1
+            tableOfRow.append(current.table)
+        }
+        for index in tables.indices {
+            tables[index].next = try primaryKeys.reserve(tables[index].rows, in: tables[index].name, on: connection)
+        }
+        outcome.permanentIDs.reserveCapacity(tableOfRow.count)
+        var position = 0
+        for row in rows where row.objectID.isTemporaryID {
+            let table = tableOfRow[position]
+            position += 1
+            outcome.permanentIDs[row.objectID] = ObjectID(
+                entityName: row.objectID.entityName, primaryKey: tables[table].next, storeIdentifier: storeIdentifier)
+            tables[table].next += 1
         }
     }
 
@@ -143,10 +176,11 @@ struct SaveWriter {
         outcome.updated.append(row.objectID)
     }
 
-    private func insert(_ row: SavePlan.Row, outcome: inout SaveOutcome) throws {
-        let layout = layouts[row.objectID.entityName]
+    /// Inserts `row` with `statement`, its layout's prepared INSERT.
+    private func insert(_ row: SavePlan.Row, layout: EntityLayout, statement: Statement, outcome: inout SaveOutcome)
+        throws
+    {
         let id = outcome.finalID(of: row.objectID)
-        let statement = try connection.cachedStatement(layout.insertSQL)
         defer { statement.reset() }
         try statement.bind(id.primaryKey, at: 1)
         try statement.bind(layout.mapping.entityID, at: 2)

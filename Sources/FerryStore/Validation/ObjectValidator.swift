@@ -104,10 +104,14 @@ public struct ObjectValidator: Sendable {
             let name = attribute.attribute.name
             let value = values[slot]
             let failures = attribute.check(value)
-            errors += failures.map { $0.filling(entity: entity, key: name, objectDescription: objectDescription) }
-            // A value of the wrong kind is not what a custom check is written for; report only the type problem.
-            guard !failures.contains(where: { $0.code == .managedObjectValidation }) else { continue }
-            for validator in custom[name] ?? [] {
+            if !failures.isEmpty {
+                errors += failures.map { $0.filling(entity: entity, key: name, objectDescription: objectDescription) }
+                // A value of the wrong kind is not what a custom check is written for; report only the type problem.
+                guard !failures.contains(where: { $0.code == .managedObjectValidation }) else { continue }
+            }
+            // Most models have no custom validators: no lookup by name per attribute for them.
+            guard !custom.isEmpty, let validators = custom[name] else { continue }
+            for validator in validators {
                 guard let error = validator(value) else { continue }
                 errors.append(error.filling(entity: entity, key: name, objectDescription: objectDescription))
             }

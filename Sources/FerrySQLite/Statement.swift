@@ -68,6 +68,12 @@ public final class Statement {
         try check(sqlite3_bind_text(handle, Int32(index), value, -1, ferry_sqlite_transient()))
     }
 
+    /// Binds `text` from its UTF-8 bytes with their length: no C string is made and SQLite does not measure it.
+    public func bindText(_ text: String, at index: Int) throws {
+        var text = text
+        try text.withUTF8 { try bindText(UnsafeRawBufferPointer($0), at: index) }
+    }
+
     /// Binds UTF-8 text from borrowed bytes; SQLite copies them, so they need not outlive the call.
     public func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int) throws {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
@@ -83,6 +89,8 @@ public final class Statement {
 
     /// Binds a blob from borrowed bytes; SQLite copies them.
     public func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int) throws {
+        // An empty buffer may have no address, and a NULL pointer binds NULL: an empty blob is a zero-length one.
+        guard bytes.count > 0 else { return try check(sqlite3_bind_zeroblob(handle, Int32(index), 0)) }
         try check(
             sqlite3_bind_blob(handle, Int32(index), bytes.baseAddress, Int32(bytes.count), ferry_sqlite_transient()))
     }
@@ -93,7 +101,7 @@ public final class Statement {
         case .null: try bindNull(at: index)
         case .integer(let integer): try bind(integer, at: index)
         case .real(let real): try bind(real, at: index)
-        case .text(let text): try bind(text, at: index)
+        case .text(let text): try bindText(text, at: index)
         case .blob(let bytes): try bytes.withUnsafeBytes { try bindBlob($0, at: index) }
         }
     }

@@ -56,6 +56,23 @@ struct ConnectionTests {
         }
     }
 
+    @Test func textBoundFromAStringKeepsItsBytesAndAnEmptyBlobIsNotNull() throws {
+        try withDatabase { connection, _ in
+            let select = try connection.prepare("SELECT ?, typeof(?), ?, typeof(?), length(?)")
+            try select.bindText("Łódź café", at: 1)
+            try select.bindText("", at: 2)
+            try select.bindText(String(repeating: "x", count: 100), at: 3)
+            try select.bindBlob(UnsafeRawBufferPointer(start: nil, count: 0), at: 4)
+            try select.bindBlob(UnsafeRawBufferPointer(start: nil, count: 0), at: 5)
+            let row = try #require(try select.fetchOne())
+            #expect(row[0] == .text("Łódź café"))
+            #expect(row[1] == .text("text"))
+            #expect(row[2] == .text(String(repeating: "x", count: 100)))
+            #expect(row[3] == .text("blob"))
+            #expect(row[4] == .integer(0))
+        }
+    }
+
     @Test func aCachedStatementIsPreparedOnceAndComesBackReset() throws {
         try withDatabase { connection, _ in
             let first = try connection.cachedStatement("SELECT ?")

@@ -27,6 +27,19 @@ extension Statement {
             try bind(StoredValueEncoder.text(of: decimal), at: index)
         case (.decimal, .integer(let integer)):
             try bind(String(integer), at: index)
+        // The common kinds bound straight, as `storageValue` stores them, without an SQLiteValue or a copy.
+        case (_, .string(let text)):
+            try bindText(text, at: index)
+        case (_, .integer(let integer)):
+            try bind(integer, at: index)
+        case (_, .double(let double)):
+            try bind(double, at: index)
+        case (_, .boolean(let flag)):
+            try bind(Int64(flag ? 1 : 0), at: index)
+        case (_, .date(let date)):
+            try bind(date.timeIntervalSince1970, at: index)
+        case (_, .binary(let data)), (_, .transformable(let data)):
+            try data.withUnsafeBytes { try bindBlob($0, at: index) }
         default:
             try bind(value.storageValue, at: index)
         }

@@ -56,34 +56,36 @@ struct ContextChunkWriter: ChunkWriter {
         if appliesAhead, let upcoming {
             let keys = applied.keys
             lookahead.begin { [self] in
-                guard let next = try await upcoming.value, keyTexts(of: next).isDisjoint(with: keys) else { return nil }
-                return try await apply(next)
+                guard let next = try await upcoming.value else { return nil }
+                let nextKeys = keyTexts(of: next)
+                guard keys.isDisjoint(with: nextKeys) else { return nil }
+                return try await apply(next, keys: nextKeys)
             }
         }
         return try await applied.context.perform { try applied.save(companion: companion) }
     }
 
-    /// `chunk` applied to a new background context, not saved.
-    private func apply(_ chunk: Chunk) async throws -> AppliedChunk {
+    /// `chunk` applied to a new background context, not saved; `keys` are its rows' key texts when already known.
+    private func apply(_ chunk: Chunk, keys: [String]? = nil) async throws -> AppliedChunk {
         let destinations = try await resolveRelationships(chunk)
         let context = container.newBackgroundContext()
         context.mergePolicy = plan.spec.mergePolicy
         context.transactionAuthor = author
         context.name = "ferry import"
+        let rowKeys = keys ?? keyTexts(of: chunk)
         let applied = AppliedChunk(
-            plan: plan, chunk: chunk, context: context, store: container.persistentStore, destinations: destinations,
-            keys: appliesAhead ? keyTexts(of: chunk) : [])
+            ChunkApplication(
+                plan: plan, chunk: chunk, context: context, store: container.persistentStore,
+                destinations: destinations, rowKeys: rowKeys),
+            keys: appliesAhead ? Set(rowKeys) : [])
         try await context.perform { try applied.apply() }
         return applied
     }
 
-    /// The key text of every row of `chunk` (see ``ChunkApplication/keyText(row:of:plan:)``).
-    private func keyTexts(of chunk: Chunk) -> Set<String> {
-        var keys = Set<String>(minimumCapacity: chunk.rows.count)
-        for row in 0..<chunk.rows.count {
-            keys.insert(ChunkApplication.keyText(row: row, of: chunk, plan: plan))
-        }
-        return keys
+    /// The key text of each row of `chunk`, in row order (see ``ChunkApplication/keyText(row:of:plan:)``): made
+    /// once per chunk, for the lookahead's check and for every pass over the chunk.
+    private func keyTexts(of chunk: Chunk) -> [String] {
+        (0..<chunk.rows.count).map { ChunkApplication.keyText(row: $0, of: chunk, plan: plan) }
     }
 
     /// Primary keys of every relationship key in the chunk (destinations to create are made in the context).
@@ -125,27 +127,17 @@ private final class ChunkLookahead: Sendable {
 private final class AppliedChunk: @unchecked Sendable {
     // @unchecked: `application` and the objects behind it are used only inside `context.perform` — `apply()` once,
     // then `save(companion:)` once — so never from two threads at a time.
-    let chunk: Chunk
     let context: ManagedObjectContext
     /// The key texts of the chunk's rows, when the writer applies chunks ahead.
     let keys: Set<String>
-    private let plan: ImportPlan
-    private let store: PersistentStore
-    private let destinations: [Int: [String: Int64]]
     private var application: ChunkApplication
 
-    init(
-        plan: ImportPlan, chunk: Chunk, context: ManagedObjectContext, store: PersistentStore,
-        destinations: [Int: [String: Int64]], keys: Set<String>
-    ) {
-        self.plan = plan
-        self.chunk = chunk
-        self.context = context
-        self.store = store
-        self.destinations = destinations
+    var chunk: Chunk { application.chunk }
+
+    init(_ application: ChunkApplication, keys: Set<String>) {
+        self.application = application
+        self.context = application.context
         self.keys = keys
-        application = ChunkApplication(
-            plan: plan, chunk: chunk, context: context, store: store, destinations: destinations, refused: [:])
     }
 
     /// The first pass (on the context's queue).
@@ -171,9 +163,7 @@ private final class AppliedChunk: @unchecked Sendable {
             // Every pass refuses at least one more row, so the loop ends.
             refused.merge(found) { first, _ in first }
             context.reset()
-            application = ChunkApplication(
-                plan: plan, chunk: chunk, context: context, store: store, destinations: destinations,
-                refused: refused)
+            application = application.again(refusing: refused)
             try application.run()
         }
     }
@@ -186,6 +176,8 @@ private struct ChunkApplication {
     let context: ManagedObjectContext
     let store: PersistentStore
     let destinations: [Int: [String: Int64]]
+    /// Each row's key text (see ``keyText(row:of:plan:)``).
+    let rowKeys: [String]
     /// Rows an earlier pass refused, with why: skipped, and rejected with that reason.
     let refused: [Int: String]
     var counts = StepCounts()
@@ -206,16 +198,24 @@ private struct ChunkApplication {
 
     init(
         plan: ImportPlan, chunk: Chunk, context: ManagedObjectContext, store: PersistentStore,
-        destinations: [Int: [String: Int64]], refused: [Int: String]
+        destinations: [Int: [String: Int64]], rowKeys: [String], refused: [Int: String] = [:]
     ) {
         self.plan = plan
         self.chunk = chunk
         self.context = context
         self.store = store
         self.destinations = destinations
+        self.rowKeys = rowKeys
         self.refused = refused
         counts.read = chunk.read
         rejects = chunk.rejects
+    }
+
+    /// A new pass over the same chunk that skips `refused` (the context reset first).
+    func again(refusing refused: [Int: String]) -> ChunkApplication {
+        ChunkApplication(
+            plan: plan, chunk: chunk, context: context, store: store, destinations: destinations, rowKeys: rowKeys,
+            refused: refused)
     }
 
     mutating func run() throws {
@@ -228,7 +228,7 @@ private struct ChunkApplication {
                 rejects.append(reject(row, reason: reason))
                 continue
             }
-            let key = keyText(row: row, keyColumns: keyColumns)
+            let key = rowKeys[row]
             if !faultedKeys.isEmpty, faultedKeys.contains(key) { continue }
             let object: ManagedObject
             var isNew = false
@@ -421,10 +421,6 @@ private struct ChunkApplication {
             byKey[key] = object
         }
         return byKey
-    }
-
-    private func keyText(row: Int, keyColumns: [Int]) -> String {
-        Self.keyText(row: row, of: chunk, plan: plan)
     }
 
     /// The key of `row` of `chunk` as text: its key values' texts joined by U+001F.

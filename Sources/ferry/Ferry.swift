@@ -1,4 +1,5 @@
 import ArgumentParser
+import CMalloc
 
 /// The `ferry` command: moves data in bulk between files and a Core Data-style store on SQLite.
 @main
@@ -25,4 +26,26 @@ struct Ferry: AsyncParsableCommand {
             InspectCommand.self, HistoryCommand.self, ConvertCommand.self, CountCommand.self,
         ]
     )
+
+    /// Parses the arguments and runs the command, as ArgumentParser's own entry point does, after one setting of
+    /// the process.
+    ///
+    /// glibc's malloc gives each thread that contends for the heap an arena of its own, up to eight per core, and
+    /// memory freed into one arena serves only that arena. An import allocates its chunks on the reader thread and
+    /// frees them on the writer's, and a context's objects are made and released on whichever thread runs its
+    /// queue: with an arena per thread, freed memory piles up beside the live memory (a context-mode import of 1M
+    /// rows peaked at 254 MB instead of 154 MB; the times did not change). One arena keeps it reusable.
+    static func main() async {
+        _ = ferry_malloc_limit_arenas(1)
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

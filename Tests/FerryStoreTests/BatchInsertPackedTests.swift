@@ -139,4 +139,33 @@ struct BatchInsertPackedTests {
         #expect(rows.cell(row: 1, column: 1) == .text(offset: 6, count: 4))
         #expect(rows.withBytes(of: rows.cell(row: 1, column: 1)) { Array($0) } == Array("made".utf8))
     }
+
+    @Test(arguments: [
+        [4, 2, 0, 1, 3, 5],  // a permutation of several cycles
+        [0, 1, 2, 3, 4, 5],  // unchanged
+        [5, 3, 1],  // a subset, in another order
+        [1, 2, 4],  // a subset in order, as when refused rows are taken out
+        [],
+    ])
+    func reorderingKeepsTheRowsAtTheOrderInPlace(order: [Int]) {
+        var rows = PackedRows(columns: ["sku", "quantity"])
+        for row in 0..<6 {
+            rows.appendText(capacity: 4) { buffer in
+                for (index, byte) in "R-\(row)".utf8.enumerated() { buffer[index] = byte }
+                return 3
+            }
+            rows.appendInteger(Int64(row * 10))
+            rows.endRow()
+        }
+
+        rows.reorder(order)
+
+        #expect(rows.count == order.count)
+        #expect(rows.cells.count == order.count * 2)
+        for (position, original) in order.enumerated() {
+            #expect(rows.withBytes(of: rows.cell(row: position, column: 0)) { String(decoding: $0, as: UTF8.self) }
+                == "R-\(original)")
+            #expect(rows.cell(row: position, column: 1) == .integer(Int64(original * 10)))
+        }
+    }
 }

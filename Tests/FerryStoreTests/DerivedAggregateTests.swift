@@ -144,7 +144,7 @@ struct DerivedAggregateTests {
             ])
         #expect(try aggregates(fixture, "Tea") == Self.empty)
 
-        try context.performAndWait {
+        context.performAndWait {
             let coffee = context.object(with: coffee)
             let tea = context.object(with: tea)
             context.refresh(coffee, mergeChanges: false)

@@ -9,6 +9,8 @@ struct BatchChunkWriter: ChunkWriter {
     let store: PersistentStore
     let plan: ImportPlan
     let author: String
+    /// A batch insert runs in one statement loop: there is nothing to start before it.
+    var looksAhead: Bool { false }
 
     func commit(
         _ chunk: Chunk, upcoming _: Task<Chunk?, any Error>?,

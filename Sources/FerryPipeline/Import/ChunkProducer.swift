@@ -112,9 +112,10 @@ final class ChunkProducer: @unchecked Sendable {
         return true
     }
 
+    /// A chunk with no records yet, its buffers sized by the last chunk so that they grow once instead of doubling
+    /// their way up.
     private func emptyChunk(input: Int, path: String, consumed: Int) -> Chunk {
         var rows = PackedRows(columns: plan.columns.map(\.name))
-        // Sized by the last chunk, so a chunk's buffers grow once instead of doubling their way up.
         rows.reserveCapacity(rows: plan.spec.chunkSize, bytesPerRow: bytesPerRow)
         var positions: [RecordPosition] = []
         positions.reserveCapacity(plan.spec.chunkSize)
@@ -127,9 +128,14 @@ final class ChunkProducer: @unchecked Sendable {
         chunk.checkpoint.records = consumed
         if chunk.rows.count > 0 { bytesPerRow = chunk.rows.bytes.count / chunk.rows.count + 16 }
         chunk.bytesRead = reader.bytesRead
-        var full = chunk
-        if ordersRowsByKey { full.reorder(full.rows.orderByKey(plan.keyColumnIndexes)) }
-        chunk = emptyChunk(input: chunk.checkpoint.input, path: chunk.inputPath, consumed: consumed)
-        return channel.put(full)
+        // Sorted in place, and the next chunk's buffers reserved only once this one is taken: the reader never
+        // holds a second copy of a chunk.
+        if ordersRowsByKey { chunk.reorder(chunk.rows.orderByKey(plan.keyColumnIndexes)) }
+        let full = chunk
+        chunk.rows = PackedRows(columns: full.rows.columns)
+        chunk.positions = []
+        guard channel.put(full) else { return false }
+        chunk = emptyChunk(input: full.checkpoint.input, path: full.inputPath, consumed: consumed)
+        return true
     }
 }

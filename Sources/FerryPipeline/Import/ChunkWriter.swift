@@ -11,6 +11,11 @@ struct ChunkOutcome: Sendable {
 
 /// Commits chunks to the store, each with the companion that writes its checkpoint.
 protocol ChunkWriter: Sendable {
+    /// Whether ``commit(_:upcoming:companion:)`` starts on the next chunk while this one commits. The importer
+    /// takes the next chunk from the reader early only for a writer that does: taking it lets the reader start one
+    /// more, which otherwise would only hold memory.
+    var looksAhead: Bool { get }
+
     /// Commits `chunk` with `companion(outcome)` in the same transaction, where `outcome` is what committing the
     /// chunk does: all its counts (rows inserted, updated and unchanged as the transaction writes them) and all
     /// its refused records. The ledger's counts after a crash are then exactly those of the committed chunks.
@@ -33,7 +38,7 @@ extension Chunk {
 
     /// Keeps the rows at `order` (indexes of rows), in that order, with their positions.
     mutating func reorder(_ order: [Int]) {
-        rows = rows.reordered(order)
+        rows.reorder(order)
         if !positions.isEmpty { positions = order.map { position(of: $0) } }
     }
 }

@@ -31,6 +31,7 @@ struct ContextChunkWriter: ChunkWriter {
     private let lookahead = ChunkLookahead()
     /// Whether the mapping lets a chunk be applied before the previous one is saved (see the type's summary).
     private let appliesAhead: Bool
+    var looksAhead: Bool { appliesAhead }
 
     init(container: PersistentContainer, plan: ImportPlan, author: String) {
         self.container = container

@@ -124,8 +124,9 @@ public struct Importer: Sendable {
                 }
                 let before = counts
                 let firstReject = rejectCount
-                // The reader's next chunk as soon as it is read: the writer may start on it while this one commits.
-                let upcoming = Task { try await channel.next() }
+                // The reader's next chunk as soon as it is read, for a writer that starts on it while this one
+                // commits; otherwise the reader waits with it, and no third chunk is read into memory.
+                let upcoming = writer.looksAhead ? Task { try await channel.next() } : nil
                 let outcome = try await writer.commit(chunk, upcoming: upcoming) { outcome in
                     // The cumulative counts, row counts included, commit with the chunk: a run killed after it
                     // resumes with counts that still balance.
@@ -141,7 +142,7 @@ public struct Importer: Sendable {
                 if let limit = spec.maxRejects, limit.isExceeded(rejected: counts.rejected, read: counts.read) {
                     throw Self.tooManyRejects(counts.rejected, of: counts.read, limit)
                 }
-                next = try await upcoming.value
+                if let upcoming { next = try await upcoming.value } else { next = try await channel.next() }
             }
             if let table = deferredTable {
                 try await buildIndexes(of: table, deferredBy: run, ledger: ledger, counts: &counts)

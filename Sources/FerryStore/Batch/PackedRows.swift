@@ -141,18 +141,45 @@ public struct PackedRows: Sendable {
         }
     }
 
-    /// The complete rows at `order` (row indexes), in that order. Only the cells move: text and blob cells keep
-    /// pointing into the same (shared, not copied) bytes.
-    public func reordered(_ order: [Int]) -> PackedRows {
-        var copy = PackedRows(columns: columns)
-        copy.bytes = bytes
-        copy.cells.reserveCapacity(order.count * columns.count)
+    /// Keeps the complete rows at `order` (distinct row indexes), in that order. Only the cells move, in place:
+    /// text and blob cells keep pointing into the same bytes (a dropped row's bytes stay until ``removeAll()``), so
+    /// reordering a chunk holds no second copy of it.
+    public mutating func reorder(_ order: [Int]) {
+        precondition(openRowCellCount == 0, "reorder with a row open")
+        // Rows left out go after the kept ones, making a permutation of every row, which is applied cycle by cycle
+        // (row `i` receives row `permutation[i]`); the rows left out are then cut off.
+        var placed = [Bool](repeating: false, count: count)
+        var permutation = order
+        permutation.reserveCapacity(count)
         for row in order {
-            precondition(row < count, "row \(row) out of range 0..<\(count)")
-            copy.cells.append(contentsOf: cells[row * columns.count..<(row + 1) * columns.count])
+            precondition(row >= 0 && row < count && !placed[row], "row \(row) is out of range or given twice")
+            placed[row] = true
         }
-        copy.count = order.count
-        return copy
+        for row in 0..<count where !placed[row] { permutation.append(row) }
+        let width = columns.count
+        var held: [Cell] = []
+        held.reserveCapacity(width)
+        var done = [Bool](repeating: false, count: count)
+        let rowCount = count
+        cells.withUnsafeMutableBufferPointer { cells in
+            for start in 0..<rowCount where !done[start] && permutation[start] != start {
+                held.removeAll(keepingCapacity: true)
+                held.append(contentsOf: cells[start * width..<(start + 1) * width])
+                var target = start
+                while true {
+                    done[target] = true
+                    let source = permutation[target]
+                    if source == start {
+                        for column in 0..<width { cells[target * width + column] = held[column] }
+                        break
+                    }
+                    for column in 0..<width { cells[target * width + column] = cells[source * width + column] }
+                    target = source
+                }
+            }
+        }
+        cells.removeSubrange(order.count * width..<count * width)
+        count = order.count
     }
 
     /// Reserves room for `rows` rows of about `bytesPerRow` bytes of text and blobs each.

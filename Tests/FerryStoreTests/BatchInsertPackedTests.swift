@@ -51,6 +51,64 @@ struct BatchInsertPackedTests {
             try fixture.rows("SELECT name, quantity, _opt FROM Product") == [[.text("Kept"), .integer(7), .integer(2)]])
     }
 
+    /// An upsert in key order, as the importer sends it: new keys, stored keys, a key given twice (new, then
+    /// again), a stored key given twice, and a row that changes nothing.
+    private static func upsertRows() -> PackedRows {
+        var rows = PackedRows(columns: ["sku", "name", "quantity"])
+        for (sku, name, quantity) in [
+            ("P-0", "new", 1), ("P-1", "first", 2), ("P-1", "second", 3), ("P-2", "Same", 4), ("P-3", "new", 5),
+            ("P-3", "again", 6), ("P-4", "changed", 7),
+        ] as [(String, String, Int64)] {
+            for var text in [sku, name] { text.withUTF8 { rows.appendText(UnsafeRawBufferPointer($0)) } }
+            rows.appendInteger(quantity)
+            rows.endRow()
+        }
+        return rows
+    }
+
+    private static func seedUpsertTargets(_ fixture: BatchTestFixture) throws {
+        let ent = fixture.ent("Product")
+        // Stored in the opposite of key order, so the second pass's table order differs from the rows' order.
+        try fixture.seed(
+            "INSERT INTO Product (_pk, _ent, _opt, sku, name, quantity) VALUES (1, \(ent), 1, 'P-4', 'old', 9), "
+                + "(2, \(ent), 1, 'P-2', 'Same', 4), (3, \(ent), 1, 'P-1', 'old', 9)")
+    }
+
+    @Test func anUpsertInTableOrderEndsAsTheOnePassUpsertDoes() async throws {
+        // Counts and object IDs take the one-pass upsert (object IDs are listed in the rows' order); a count
+        // takes the two passes. Both must leave the same rows, versions and history.
+        var outcomes: [(result: BatchInsertResult, rows: [[SQLiteValue]])] = []
+        for resultType in [BatchInsertRequest.ResultType.objectIDs, .count] {
+            let fixture = try await BatchTestFixture.make()
+            try Self.seedUpsertTargets(fixture)
+            let result = try await fixture.store.execute(
+                BatchInsertRequest(entityName: "Product", packedRows: Self.upsertRows(), resultType: resultType),
+                mergePolicy: .mergeByPropertyObjectTrump)
+            let stored = try fixture.rows("SELECT _pk, sku, name, quantity, _opt FROM Product ORDER BY _pk")
+            outcomes.append((result, stored))
+        }
+
+        let (onePass, twoPasses) = (outcomes[0], outcomes[1])
+        #expect(twoPasses.rows == onePass.rows)
+        #expect(
+            twoPasses.rows == [
+                [.integer(1), .text("P-4"), .text("changed"), .integer(7), .integer(2)],
+                [.integer(2), .text("P-2"), .text("Same"), .integer(4), .integer(1)],
+                [.integer(3), .text("P-1"), .text("second"), .integer(3), .integer(3)],
+                [.integer(4), .text("P-0"), .text("new"), .integer(1), .integer(1)],
+                [.integer(5), .text("P-3"), .text("again"), .integer(6), .integer(2)],
+            ])
+        #expect(twoPasses.result.insertedCount == 2 && onePass.result.insertedCount == 2)
+        #expect(twoPasses.result.updatedCount == 4 && onePass.result.updatedCount == 4)
+        // The stores differ (so do their identifiers); the keys must not.
+        for changes in [\RemoteChanges.insertedObjectIDs, \.updatedObjectIDs] {
+            #expect(
+                twoPasses.result.changes[keyPath: changes].map(\.primaryKey).sorted()
+                    == onePass.result.changes[keyPath: changes].map(\.primaryKey).sorted())
+        }
+        #expect(twoPasses.result.changes.updatedObjectIDs.map(\.primaryKey).sorted() == [1, 3, 5])
+    }
+
     @Test func aCellOfTheWrongStorageClassFailsTheRequestAndWritesNothing() async throws {
         let fixture = try await BatchTestFixture.make()
         var rows = PackedRows(columns: ["sku", "quantity"])

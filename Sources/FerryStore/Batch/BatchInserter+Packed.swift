@@ -12,47 +12,65 @@ extension BatchInserter {
     ///   `.missingMandatoryProperty` for NULL in a non-optional attribute; ``SQLiteError``.
     mutating func insert(packed rows: PackedRows) throws {
         let full = try shape(for: rows.columns, settingForeignKeys: true)
+        if upsertsInTableOrder(full) { return try upsertInTableOrder(rows, full: full) }
         let storage = full.types.map(PackedStorage.init)
-        let width = rows.columns.count
         var present: [Int] = []
-        // The loop mutates the inserter; closures that capture it would copy the whole inserter per row, so the
-        // bytes are borrowed only around the bindings.
         for row in 0..<rows.count {
             rowNumber += 1
-            let first = row * width
-            present.removeAll(keepingCapacity: true)
-            for column in 0..<width {
-                if case .absent = rows.cells[first + column] { continue }
-                present.append(column)
-            }
-            let shape =
-                present.count == width
-                ? full : try shape(for: present.map { rows.columns[$0] }, settingForeignKeys: true)
+            let shape = try packedShape(of: rows, row: row, full: full, present: &present)
             if refusedRows != nil, let missing = shape.omittedMandatory.first,
                 try !isStored(rows, row: row, present: present)
             {
-                refusedRows?.append(
-                    RefusedRow(
-                        row: row,
-                        reason: "no value for '\(missing)', which is required, and no stored \(mapping.entity) "
-                            + "has this key"))
+                refusedRows?.append(RefusedRow(row: row, reason: Self.refusal(missing, of: mapping.entity)))
                 continue
             }
+            try write(packed: rows, row: row, present: present, shape: shape, storage: storage)
+        }
+    }
+
+    /// The shape of packed row `row`: `full` when it gives every column, otherwise the shape of the columns it gives.
+    /// `present` receives the indexes of those columns.
+    mutating func packedShape(of rows: PackedRows, row: Int, full: Shape, present: inout [Int]) throws -> Shape {
+        let width = rows.columns.count
+        present.removeAll(keepingCapacity: true)
+        for column in 0..<width {
+            if case .absent = rows.cells[row * width + column] { continue }
+            present.append(column)
+        }
+        return present.count == width
+            ? full : try shape(for: present.map { rows.columns[$0] }, settingForeignKeys: true)
+    }
+
+    /// Binds packed row `row`'s given cells (at `present`) to `shape`'s statement and writes the row with it.
+    mutating func write(packed rows: PackedRows, row: Int, present: [Int], shape: Shape, storage: [PackedStorage])
+        throws
+    {
+        try bindPacked(rows, row: row, present: present, in: shape, storage: storage)
+        let first = row * rows.columns.count
+        // The loop mutates the inserter; closures that capture it would copy the whole inserter per row, so the
+        // bytes are borrowed only around the bindings.
+        try write(shape) { probe, offsets in
             try rows.bytes.withUnsafeBytes { bytes in
-                for (offset, column) in present.enumerated() {
-                    try bind(
-                        rows.cells[first + column], bytes: bytes, in: shape, at: offset, storage: storage[column])
-                }
-            }
-            let given = present
-            try write(shape) { probe, offsets in
-                try rows.bytes.withUnsafeBytes { bytes in
-                    for (parameter, offset) in offsets.enumerated() {
-                        try Self.bindKey(rows.cells[first + given[offset]], bytes: bytes, to: probe, at: parameter + 1)
-                    }
+                for (parameter, offset) in offsets.enumerated() {
+                    try Self.bindKey(rows.cells[first + present[offset]], bytes: bytes, to: probe, at: parameter + 1)
                 }
             }
         }
+    }
+
+    /// Binds packed row `row`'s given cells (at `present`) to `shape`'s statement, parameters 1… in order.
+    func bindPacked(_ rows: PackedRows, row: Int, present: [Int], in shape: Shape, storage: [PackedStorage]) throws {
+        let first = row * rows.columns.count
+        try rows.bytes.withUnsafeBytes { bytes in
+            for (offset, column) in present.enumerated() {
+                try bind(rows.cells[first + column], bytes: bytes, in: shape, at: offset, storage: storage[column])
+            }
+        }
+    }
+
+    /// Why a new row that leaves out the mandatory attribute `missing` is refused.
+    static func refusal(_ missing: String, of entity: String) -> String {
+        "no value for '\(missing)', which is required, and no stored \(entity) has this key"
     }
 
     /// Whether a stored row has the key of packed row `row`, by the first uniqueness constraint whose attributes
@@ -81,7 +99,7 @@ extension BatchInserter {
     }
 
     /// Binds a key cell to a key probe's parameter `index`.
-    private static func bindKey(
+    static func bindKey(
         _ cell: PackedRows.Cell, bytes: UnsafeRawBufferPointer, to probe: Statement, at index: Int
     )
         throws
@@ -137,7 +155,7 @@ extension BatchInserter {
 }
 
 /// The storage class a packed cell must have for an attribute type (``StoredValueEncoder``'s encoding).
-private enum PackedStorage: CustomStringConvertible {
+enum PackedStorage: CustomStringConvertible {
     case integer, real, text, blob
 
     init(_ type: AttributeType) {

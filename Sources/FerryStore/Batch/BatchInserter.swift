@@ -69,6 +69,8 @@ struct BatchInserter {
     private(set) var nextPrimaryKey: Int64?
     /// Prepared shapes by the attribute names they give, in order (see `BatchInserter+Shapes.swift`).
     var shapes: [[String]: Shape] = [:]
+    /// Prepared UPDATEs by primary key, by the attribute names their rows give (see `BatchInserter+TableOrder.swift`).
+    var updateStatements: [[String]: Statement] = [:]
     /// Packed rows skipped because they would be new without a mandatory value (see
     /// `BatchInsertRequest.refusesIncompleteNewRows`); nil when such rows fail the request.
     var refusedRows: [RefusedRow]?
@@ -286,7 +288,7 @@ struct BatchInserter {
     }
 
     /// Counts one row the INSERT wrote: new (`version` 1) or updated by the upsert.
-    private mutating func count(primaryKey: Int64, version: Int64, ent: Int, _ shape: Shape) throws {
+    mutating func count(primaryKey: Int64, version: Int64, ent: Int, _ shape: Shape) throws {
         if version == 1 {
             if let key = nextPrimaryKey, primaryKey == key { nextPrimaryKey = key + 1 }
             if let missing = shape.omittedMandatory.first {

@@ -35,6 +35,8 @@ final class ChunkChannel: @unchecked Sendable {
     private var failure: (any Error)?
     private var cancelled = false
     private let capacity: Int
+    /// The rows of a committed chunk, emptied, for the producer to fill again.
+    private var spareRows: PackedRows?
 
     init(capacity: Int = 1) {
         self.capacity = capacity
@@ -53,6 +55,24 @@ final class ChunkChannel: @unchecked Sendable {
         buffer.append(chunk)
         while buffer.count > capacity && !cancelled { condition.wait() }
         return !cancelled
+    }
+
+    /// Hands back the rows of a chunk that committed, so the producer fills their buffers again instead of
+    /// allocating new ones: reading then keeps to the same memory, chunk after chunk. The consumer lets go of its
+    /// own copy before it takes the next chunk, so the buffers are the producer's alone when it empties them.
+    func recycle(_ rows: PackedRows) {
+        condition.lock()
+        spareRows = rows
+        condition.unlock()
+    }
+
+    /// Rows handed back by ``recycle(_:)``, emptied (their buffers kept when nothing else holds them), if any.
+    func takeSpareRows() -> PackedRows? {
+        condition.lock()
+        var rows = spareRows.take()
+        condition.unlock()
+        rows?.removeAll()
+        return rows
     }
 
     /// Ends the stream, with `error` when the producer failed.

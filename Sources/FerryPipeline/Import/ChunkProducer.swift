@@ -85,7 +85,7 @@ final class ChunkProducer: @unchecked Sendable {
                 chunk.rejects.append(RejectedRecord(skipped: error, file: path, record: consumed + 1))
                 chunk.read += 1
                 consumed += 1
-                if chunk.read >= spec.chunkSize {
+                if chunk.read >= spec.recordsPerChunk {
                     guard hand(&chunk, reader: reader, consumed: consumed) else { return false }
                 }
                 continue
@@ -101,7 +101,7 @@ final class ChunkProducer: @unchecked Sendable {
                 chunk.positions.append(record.position)
                 if tracksKeys { chunk.seenKeys.append(packer.keyText(ofRow: chunk.rows.count - 1, in: chunk.rows)) }
             }
-            if chunk.read >= spec.chunkSize {
+            if chunk.read >= spec.recordsPerChunk {
                 guard hand(&chunk, reader: reader, consumed: consumed) else { return false }
             }
         }
@@ -112,13 +112,13 @@ final class ChunkProducer: @unchecked Sendable {
         return true
     }
 
-    /// A chunk with no records yet, its buffers sized by the last chunk so that they grow once instead of doubling
-    /// their way up.
+    /// A chunk with no records yet, in the buffers of a committed chunk when the writer handed them back, sized by
+    /// the last chunk so that they grow once instead of doubling their way up.
     private func emptyChunk(input: Int, path: String, consumed: Int) -> Chunk {
-        var rows = PackedRows(columns: plan.columns.map(\.name))
-        rows.reserveCapacity(rows: plan.spec.chunkSize, bytesPerRow: bytesPerRow)
+        var rows = channel.takeSpareRows() ?? PackedRows(columns: plan.columns.map(\.name))
+        rows.reserveCapacity(rows: plan.spec.recordsPerChunk, bytesPerRow: bytesPerRow)
         var positions: [RecordPosition] = []
-        positions.reserveCapacity(plan.spec.chunkSize)
+        positions.reserveCapacity(plan.spec.recordsPerChunk)
         return Chunk(
             rows: rows, positions: positions, rejects: [], read: 0,
             checkpoint: Checkpoint(input: input, records: consumed), inputPath: path, bytesRead: 0)

@@ -108,6 +108,8 @@ public struct Importer: Sendable {
         do {
             var next = try await channel.next()
             while let chunk = next {
+                // Only `chunk` holds this chunk from here on, and it lets go of it before the next one is taken.
+                next = nil
                 if let why = stop?.raised {
                     status = .interrupted
                     throw PipelineError(
@@ -127,18 +129,22 @@ public struct Importer: Sendable {
                 // The reader's next chunk as soon as it is read, for a writer that starts on it while this one
                 // commits; otherwise the reader waits with it, and no third chunk is read into memory.
                 let upcoming = writer.looksAhead ? Task { try await channel.next() } : nil
+                let (checkpoint, seenKeys) = (chunk.checkpoint, chunk.seenKeys)
+                let (inputPath, bytesRead) = (chunk.inputPath, chunk.bytesRead)
                 let outcome = try await writer.commit(chunk, upcoming: upcoming) { outcome in
                     // The cumulative counts, row counts included, commit with the chunk: a run killed after it
                     // resumes with counts that still balance.
                     var total = before
                     total.add(outcome.counts)
                     return ledger.checkpointCompanion(
-                        run: run, checkpoint: chunk.checkpoint, counts: total, rejects: outcome.rejects,
-                        firstRejectNumber: firstReject, seenKeys: chunk.seenKeys)
+                        run: run, checkpoint: checkpoint, counts: total, rejects: outcome.rejects,
+                        firstRejectNumber: firstReject, seenKeys: seenKeys)
                 }
                 counts.add(outcome.counts)
                 rejectCount += outcome.rejects.count
-                progress?(ImportProgress(inputPath: chunk.inputPath, bytesRead: chunk.bytesRead, counts: counts))
+                channel.recycle(chunk.rows)
+                _ = consume chunk
+                progress?(ImportProgress(inputPath: inputPath, bytesRead: bytesRead, counts: counts))
                 if let limit = spec.maxRejects, limit.isExceeded(rejected: counts.rejected, read: counts.read) {
                     throw Self.tooManyRejects(counts.rejected, of: counts.read, limit)
                 }

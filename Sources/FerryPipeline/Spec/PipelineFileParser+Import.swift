@@ -78,7 +78,7 @@ extension PipelineFileParser {
             spec.mergePolicy = reader.choice(node, keyPath + ".mergePolicy", Self.policies) ?? spec.mergePolicy
         }
         if let node = fields["chunkSize"] {
-            spec.chunkSize = reader.int(node, keyPath + ".chunkSize", minimum: 1) ?? ImportSpec.defaultChunkSize
+            spec.chunkSize = reader.int(node, keyPath + ".chunkSize", minimum: 1)
         }
         if let node = fields["rejects"], let path = reader.string(node, keyPath + ".rejects") {
             spec.rejectsPath = resolve(path)

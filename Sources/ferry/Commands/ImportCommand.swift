@@ -76,8 +76,12 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "error, store-trump, object-trump, overwrite or rollback.")
     var mergePolicy: MergePolicyName = .storeTrump
 
-    @Option(help: "Records per chunk (and per transaction).")
-    var chunk: Int = ImportSpec.defaultChunkSize
+    @Option(
+        help: """
+            Records per chunk (and per transaction); default \(ImportSpec.defaultChunkSize(for: .batch)) in batch mode, \
+            \(ImportSpec.defaultChunkSize(for: .context)) in context mode.
+            """)
+    var chunk: Int?
 
     @Option(help: "Write rejected records to this file (its extension gives the format).")
     var rejects: String?
@@ -95,7 +99,7 @@ struct ImportCommand: AsyncParsableCommand {
     var forceSync = false
 
     @Option(help: "The store's page cache in MiB: more keeps a large uniqueness index in memory.")
-    var cacheMb: Int = 16
+    var cacheMb: Int = StoreOpening.defaultCacheMiB
 
     @Flag(
         help: "Record persistent history (for ferry history and export --since-last); a store that records it keeps on."
@@ -111,7 +115,7 @@ struct ImportCommand: AsyncParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
-        guard chunk > 0 else { throw ValidationError("--chunk must be at least 1.") }
+        if let chunk, chunk < 1 { throw ValidationError("--chunk must be at least 1.") }
         guard cacheMb > 0 else { throw ValidationError("--cache-mb must be at least 1.") }
         if let maxRejects, maxRejects < 0 { throw ValidationError("--max-rejects cannot be negative.") }
         for file in files where file != "-" {

@@ -4,6 +4,10 @@ import Logging
 
 /// Opening the store a command names: with a model file, or with the model the store keeps.
 enum StoreOpening {
+    /// The page cache of bulk runs, in MiB. Batch imports walk each chunk's keys in order (see ``ImportSpec``), so a
+    /// small cache holds the pages they work on; a larger one pays only when a whole uniqueness index fits in it.
+    static let defaultCacheMiB = 8
+
     /// A loaded container for the store at `path`; `modelPath` names a model file (required for a new store
     /// unless `inferred` gives a model). `recordsHistory` turns persistent history on (a store that already
     /// records it always does).
@@ -11,12 +15,11 @@ enum StoreOpening {
     /// - Throws: ``ModelError`` for a bad model file; ``StoreError`` (`.fileNotFound` when the store does not exist
     ///   and no model was given).
     static func container(
-        storePath: String, modelPath: String?, recordsHistory: Bool = false, cacheMiB: Int = 16,
+        storePath: String, modelPath: String?, recordsHistory: Bool = false, cacheMiB: Int = defaultCacheMiB,
         inferred: (() throws -> ManagedObjectModel)? = nil, logger: Logger
     ) async throws -> PersistentContainer {
         var description = PersistentStoreDescription(path: storePath)
-        // Bulk runs touch index pages all over the file (keys arrive in any order): a page cache of some tens of
-        // MiB keeps them in memory instead of re-reading them, and bounds the process's memory.
+        // An explicit size bounds the process's memory (see `defaultCacheMiB`).
         description.cacheSizeKiB = cacheMiB * 1024
         // Checkpoints (the only syncs under synchronous=NORMAL) every 64 MiB of log rather than every 4 MiB.
         description.walAutoCheckpointPages = 16_384

@@ -1,0 +1,18 @@
+import Testing
+
+@testable import FerryPipeline
+
+/// An import spec's defaults.
+struct ImportSpecTests {
+    @Test func aChunkHoldsTheModesDefaultUnlessTheSpecGivesItsSize() {
+        var spec = ImportSpec(entity: "Product", sources: ["products.csv"])
+        #expect(spec.chunkSize == nil)
+        #expect(spec.recordsPerChunk == 50_000)
+        spec.mode = .context
+        #expect(spec.recordsPerChunk == 20_000)
+        spec.chunkSize = 7
+        #expect(spec.recordsPerChunk == 7)
+        spec.mode = .batch
+        #expect(spec.recordsPerChunk == 7)
+    }
+}

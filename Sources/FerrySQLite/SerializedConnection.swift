@@ -58,10 +58,29 @@ public final class SerializedConnection: @unchecked Sendable {
     /// - Throws: what `body` throws.
     public func run<Value: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Value) async throws -> Value {
         if isOnQueue { return try body(connection) }
+        let job = Job(body)
         return try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result { try body(self.connection) })
+                continuation.resume(with: job.run(on: self.connection))
             }
+        }
+    }
+
+    /// A body to run once, let go of before its caller resumes: what it captured (a request's rows, say) is
+    /// released on the queue before the caller goes on, never after, so the caller may count on holding the last
+    /// reference to them.
+    private final class Job<Value>: @unchecked Sendable {
+        // @unchecked: `body` is read and cleared once, on the connection's queue.
+        private var body: ((Connection) throws -> Value)?
+
+        init(_ body: @escaping (Connection) throws -> Value) {
+            self.body = body
+        }
+
+        func run(on connection: Connection) -> Result<Value, any Error> {
+            guard let body else { preconditionFailure("a job runs once") }
+            self.body = nil
+            return Result { try body(connection) }
         }
     }
 }

@@ -62,8 +62,10 @@ final class ChunkChannel: @unchecked Sendable {
     /// own copy before it takes the next chunk, so the buffers are the producer's alone when it empties them.
     func recycle(_ rows: PackedRows) {
         condition.lock()
+        defer { condition.unlock() }
+        // Once the producer is done, nothing would take them: they would only hold memory (through an index build).
+        guard !finished && !cancelled else { return }
         spareRows = rows
-        condition.unlock()
     }
 
     /// Rows handed back by ``recycle(_:)``, emptied (their buffers kept when nothing else holds them), if any.
@@ -80,6 +82,7 @@ final class ChunkChannel: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         finished = true
+        spareRows = nil
         failure = error
         if let waiting {
             self.waiting = nil
@@ -91,6 +94,7 @@ final class ChunkChannel: @unchecked Sendable {
     func cancel() {
         condition.lock()
         cancelled = true
+        spareRows = nil
         condition.broadcast()
         condition.unlock()
     }

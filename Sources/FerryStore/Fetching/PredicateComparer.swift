@@ -5,11 +5,12 @@ import FerrySQLite
 struct PredicateComparer {
     /// The entity being fetched, for messages.
     let entity: String
-    /// The predicate's format string, for errors.
-    let format: String
+    /// The predicate compiled, whose format string errors quote. Kept as it is and described only for an error:
+    /// the text of a predicate listing thousands of values (an importer's `key IN %@`) would cost more than its SQL.
+    let predicate: FetchPredicate
 
     func error(_ code: FetchPredicateError.Code, _ message: String) -> FetchPredicateError {
-        FetchPredicateError(code: code, message: message, format: format)
+        FetchPredicateError(code: code, message: message, format: predicate.description)
     }
 
     /// `'category.name' of Product`, or `a constant`, for messages.

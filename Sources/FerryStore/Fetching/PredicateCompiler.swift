@@ -34,7 +34,7 @@ struct PredicateCompiler {
 
     init(schema: StoreSchema, entity: String, predicate: FetchPredicate) {
         self.schema = schema
-        self.comparer = PredicateComparer(entity: entity, format: predicate.description)
+        self.comparer = PredicateComparer(entity: entity, predicate: predicate)
         self.scopes = [Scope(entity: entity, alias: "t0")]
     }
 

@@ -18,8 +18,9 @@ struct ImportPlan: Sendable {
         case constant(AttributeValue?)
     }
 
-    /// One packed column.
-    struct Column: Sendable {
+    /// One packed column. A class: the packer and the context writer read every column of every record, and
+    /// taking a reference is one retain where copying the struct it was took several, through its enum payloads.
+    final class Column: Sendable {
         /// The attribute (or to-one relationship) the column sets.
         let name: String
         let type: AttributeType
@@ -28,6 +29,14 @@ struct ImportPlan: Sendable {
         let rules: AttributeRules?
         /// Whether a null value refuses the record (non-optional, no default).
         let isMandatory: Bool
+
+        init(name: String, type: AttributeType, source: Source, rules: AttributeRules?, isMandatory: Bool) {
+            self.name = name
+            self.type = type
+            self.source = source
+            self.rules = rules
+            self.isMandatory = isMandatory
+        }
     }
 
     /// A to-one relationship set by its destination's natural key.

@@ -19,47 +19,34 @@ extension BatchInserter {
     /// counts, history and changes are the same.
     mutating func upsertInTableOrder(_ rows: PackedRows, full: Shape) throws {
         let storage = full.types.map(PackedStorage.init)
-        let width = rows.columns.count
         var present: [Int] = []
         var stored: [(primaryKey: Int64, ent: Int, row: Int)] = []
         for row in 0..<rows.count {
             rowNumber = row + 1
             let shape = try packedShape(of: rows, row: row, full: full, present: &present)
-            guard let probe = shape.keyProbe else {
-                // A row without the whole key cannot be stored already: a plain upsert, which inserts it.
-                try write(packed: rows, row: row, present: present, shape: shape, storage: storage)
-                continue
-            }
-            defer { probe.statement.reset() }
-            try rows.bytes.withUnsafeBytes { bytes in
-                for (parameter, offset) in probe.offsets.enumerated() {
-                    try Self.bindKey(
-                        rows.cells[row * width + present[offset]], bytes: bytes, to: probe.statement, at: parameter + 1)
+            if let probe = shape.keyProbe {
+                if let (primaryKey, ent) = try storedRow(of: rows, row: row, present: present, probe: probe) {
+                    stored.append((primaryKey, ent, row))
+                    continue
+                }
+                if refusedRows != nil, let missing = shape.omittedMandatory.first {
+                    refusedRows?.append(RefusedRow(row: row, reason: Self.refusal(missing, of: mapping.entity)))
+                    continue
                 }
             }
-            if try probe.statement.step() {
-                let ent = probe.entityID ?? Int(probe.statement.int64(at: 1))
-                stored.append((probe.statement.int64(at: 0), ent, row))
-                continue
-            }
-            probe.statement.reset()
-            if refusedRows != nil, let missing = shape.omittedMandatory.first {
-                refusedRows?.append(RefusedRow(row: row, reason: Self.refusal(missing, of: mapping.entity)))
-                continue
-            }
+            // A new key (or a row without the whole key, which cannot be stored already): a plain upsert inserts it.
             try write(packed: rows, row: row, present: present, shape: shape, storage: storage)
         }
         // A key given twice is updated in the rows' order, so its later row wins.
         stored.sort { ($0.primaryKey, $0.row) < ($1.primaryKey, $1.row) }
+        let fullUpdate = try updateShape(for: full)
         for update in stored {
             rowNumber = update.row + 1
             let shape = try packedShape(of: rows, row: update.row, full: full, present: &present)
-            let statement = try updateStatement(for: shape)
+            // Rows that give every column (nearly all) share one UPDATE, found once rather than by name per row.
+            let byKey = present.count == rows.columns.count ? fullUpdate : try updateShape(for: shape)
+            let statement = byKey.statement
             defer { statement.reset() }
-            let byKey = Shape(
-                statement: statement, names: shape.names, types: shape.types, optional: shape.optional,
-                external: shape.external, omittedMandatory: [], primaryKeyParameter: nil,
-                historyProperties: shape.historyProperties, keyProbe: nil)
             try bindPacked(rows, row: update.row, present: present, in: byKey, storage: storage)
             try statement.bind(update.primaryKey, at: shape.names.count + 1)
             _ = try statement.step()
@@ -69,10 +56,27 @@ extension BatchInserter {
         }
     }
 
-    /// `UPDATE "T" SET <given, but the key> = ?i, "_opt" = "_opt" + 1 WHERE "_pk" = ?n+1 AND (<one differs>)`,
-    /// whose parameters 1…n are the shape's given attributes in its order (so a row binds as for its INSERT).
-    private mutating func updateStatement(for shape: Shape) throws -> Statement {
-        if let statement = updateStatements[shape.names] { return statement }
+    /// The primary key and `_ent` of the stored row with packed row `row`'s key, or `nil` when none has it.
+    private func storedRow(of rows: PackedRows, row: Int, present: [Int], probe: Shape.KeyProbe) throws
+        -> (primaryKey: Int64, ent: Int)?
+    {
+        let statement = probe.statement
+        defer { statement.reset() }
+        let first = row * rows.columns.count
+        try rows.bytes.withUnsafeBytes { bytes in
+            for (parameter, offset) in probe.offsets.enumerated() {
+                try Self.bindKey(rows.cells[first + present[offset]], bytes: bytes, to: statement, at: parameter + 1)
+            }
+        }
+        guard try statement.step() else { return nil }
+        return (statement.int64(at: 0), probe.entityID ?? Int(statement.int64(at: 1)))
+    }
+
+    /// `shape` with, as its statement, `UPDATE "T" SET <given, but the key> = ?i, "_opt" = "_opt" + 1 WHERE
+    /// "_pk" = ?n+1 AND (<one differs>)`, whose parameters 1…n are the shape's given attributes in its order (so a
+    /// row binds as for its INSERT). Prepared on first use.
+    private mutating func updateShape(for shape: Shape) throws -> Shape {
+        if let update = updateShapes[shape.names] { return update }
         let key = conflictTargets.first?.columns ?? []
         let updated = shape.names.enumerated().filter { !key.contains($0.element) }
         let version = SQL.identifier("_opt")
@@ -84,7 +88,11 @@ extension BatchInserter {
         let statement = try connection.prepare(
             "UPDATE \(SQL.identifier(mapping.table)) SET \(assignments.joined(separator: ", ")) "
                 + "WHERE \(SQL.identifier("_pk")) = ?\(shape.names.count + 1) AND (\(condition))")
-        updateStatements[shape.names] = statement
-        return statement
+        let update = Shape(
+            statement: statement, names: shape.names, types: shape.types, optional: shape.optional,
+            external: shape.external, omittedMandatory: [], primaryKeyParameter: nil,
+            historyProperties: shape.historyProperties, keyProbe: nil)
+        updateShapes[shape.names] = update
+        return update
     }
 }

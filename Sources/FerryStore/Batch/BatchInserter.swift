@@ -69,8 +69,9 @@ struct BatchInserter {
     private(set) var nextPrimaryKey: Int64?
     /// Prepared shapes by the attribute names they give, in order (see `BatchInserter+Shapes.swift`).
     var shapes: [[String]: Shape] = [:]
-    /// Prepared UPDATEs by primary key, by the attribute names their rows give (see `BatchInserter+TableOrder.swift`).
-    var updateStatements: [[String]: Statement] = [:]
+    /// Shapes whose statement is an UPDATE by primary key, by the attribute names their rows give (see
+    /// `BatchInserter+TableOrder.swift`).
+    var updateShapes: [[String]: Shape] = [:]
     /// Packed rows skipped because they would be new without a mandatory value (see
     /// `BatchInsertRequest.refusesIncompleteNewRows`); nil when such rows fail the request.
     var refusedRows: [RefusedRow]?

@@ -45,6 +45,43 @@ struct ImporterContextTests {
             try fixture.rows("SELECT price, _opt FROM Product WHERE sku = 'SKU-1'") == [[.text("30"), .integer(2)]])
     }
 
+    /// Records tied together only by their key are applied in key order (so the save walks the uniqueness index
+    /// once): each chunk's new rows get their primary keys in that order, and a record refused at the save is still
+    /// reported where it was read.
+    @Test func aChunksRecordsAreInsertedInKeyOrderAndRefusedWhereTheyWereRead() async throws {
+        let fixture = try await ImportFixture()
+        let rejectsPath = fixture.path("rejects.ndjson")
+        let text = "sku,name,price\nSKU-3,Third,3\nSKU-1,First,1\nSKU-5,,5\nSKU-4,Fourth,4\nSKU-2,Second,2\n"
+        let result = try await fixture.importProducts([try fixture.file("p.csv", text)]) {
+            $0.mode = .context
+            $0.chunkSize = 10
+            $0.relationships = []
+            $0.rejectsPath = rejectsPath
+        }
+
+        #expect(result.counts.inserted == 4 && result.counts.rejected == 1)
+        #expect(
+            try fixture.rows("SELECT sku FROM Product ORDER BY _pk")
+                == ["SKU-1", "SKU-2", "SKU-3", "SKU-4"].map { [.text($0)] })
+        let rejects = try ImporterContextRefusalTests.rejects(rejectsPath)
+        #expect(rejects.map { [$0.sku, "\($0.record)", "\($0.line)"] } == [["SKU-5", "3", "4"]])
+    }
+
+    /// A relationship that creates missing destinations ties records together beyond their key: they are applied
+    /// in record order.
+    @Test func recordsThatCreateDestinationsAreInsertedInRecordOrder() async throws {
+        let fixture = try await ImportFixture()
+        let text = "sku,name,category\nSKU-3,Third,Tea\nSKU-1,First,Coffee\nSKU-2,Second,Tea\n"
+        _ = try await fixture.importProducts([try fixture.file("p.csv", text)]) {
+            $0.mode = .context
+            $0.chunkSize = 10
+        }
+
+        #expect(
+            try fixture.rows("SELECT sku FROM Product ORDER BY _pk")
+                == ["SKU-3", "SKU-1", "SKU-2"].map { [.text($0)] })
+    }
+
     /// A key repeated within a chunk is handled as one repeated across chunks, so the result does not depend on
     /// the chunk size: batch mode and a chunk of one record agree.
     @Test(arguments: [MergePolicy.mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump])

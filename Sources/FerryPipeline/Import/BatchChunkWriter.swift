@@ -11,6 +11,8 @@ struct BatchChunkWriter: ChunkWriter {
     let author: String
     /// A batch insert runs in one statement loop: there is nothing to start before it.
     var looksAhead: Bool { false }
+    /// Each row is written on its own (relationship keys are resolved for the whole chunk before).
+    var takesRowsInKeyOrder: Bool { true }
 
     func commit(
         _ chunk: Chunk, upcoming _: Task<Chunk?, any Error>?,

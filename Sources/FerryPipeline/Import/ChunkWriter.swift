@@ -16,6 +16,11 @@ protocol ChunkWriter: Sendable {
     /// more, which otherwise would only hold memory.
     var looksAhead: Bool { get }
 
+    /// Whether the writer may take each chunk's rows in key order rather than in record order (the order among
+    /// records of one key kept): true when the rows of a chunk depend on one another only through their key, so
+    /// the order changes nothing but where the store's B-trees are walked (see ``ChunkProducer``).
+    var takesRowsInKeyOrder: Bool { get }
+
     /// Commits `chunk` with `companion(outcome)` in the same transaction, where `outcome` is what committing the
     /// chunk does: all its counts (rows inserted, updated and unchanged as the transaction writes them) and all
     /// its refused records. The ledger's counts after a crash are then exactly those of the committed chunks.

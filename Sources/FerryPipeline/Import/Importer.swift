@@ -93,10 +93,11 @@ public struct Importer: Sendable {
             ? BatchChunkWriter(store: store, plan: plan, author: author)
             : ContextChunkWriter(container: container, plan: plan, author: author)
         let channel = ChunkChannel(capacity: 0)
-        // Batch rows go in key order, except while the table's indexes are deferred (there is no index to walk).
+        // Rows go in key order when the writer allows it, except while the table's indexes are deferred (there is
+        // no index to walk).
         let producer = ChunkProducer(
             plan: plan, channel: channel, resumeAt: resumeAt,
-            ordersRowsByKey: spec.mode == .batch && deferredTable == nil)
+            ordersRowsByKey: writer.takesRowsInKeyOrder && deferredTable == nil)
         producer.start()
         var rejectCount = counts.rejected
         var status = RunLedger.Status.failed

@@ -43,6 +43,8 @@ public final class Connection {
     public let path: String
     let logger: Logger
     private var statements = StatementCache()
+    /// What ``onCommitToLog(_:)`` calls, kept alive for SQLite's hook.
+    var commitToLogHook: CommitToLogHook?
 
     /// The SQLite library's version, such as `3.40.1`.
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }

@@ -18,6 +18,8 @@ public final class PersistentStore: Sendable {
     public let modelWarnings: [ModelWarning]
     /// The connection that writes, on its own serial queue.
     package let writer: SerializedConnection
+    /// Runs the writer's checkpoints, when the description asks for them in the background.
+    private let checkpointer: WALCheckpointer?
     /// Where each entity's properties live in managed objects.
     let layouts: ObjectLayouts
     /// Primary keys for new rows.
@@ -39,16 +41,22 @@ public final class PersistentStore: Sendable {
 
     private init(
         description: PersistentStoreDescription, schema: StoreSchema, metadata: StoreMetadata,
-        modelWarnings: [ModelWarning], writer: SerializedConnection, logger: Logger
+        modelWarnings: [ModelWarning], writer: SerializedConnection, checkpointer: WALCheckpointer?, logger: Logger
     ) {
         self.description = description
         self.schema = schema
         self.metadata = metadata
         self.modelWarnings = modelWarnings
         self.writer = writer
+        self.checkpointer = checkpointer
         self.layouts = ObjectLayouts(schema: schema)
         self.blobFolder = schema.usesExternalStorage ? BlobFolder(databasePath: description.sqlitePath) : nil
         self.logger = logger
+    }
+
+    deinit {
+        // A checkpoint under way holds a connection: the writer must close last, to copy the rest of the log.
+        checkpointer?.waitUntilIdle()
     }
 
     /// Opens (creating if needed) the store that `description` names, for `model`.
@@ -63,10 +71,17 @@ public final class PersistentStore: Sendable {
         let warnings = try model.validate()
         let schema = StoreSchema(model: model)
         let writer: SerializedConnection
+        let checkpointer: WALCheckpointer?
         do {
             writer = try SerializedConnection(
                 path: description.sqlitePath, busyTimeout: description.busyTimeout,
                 label: "ferry.store.writer", logger: logger)
+            checkpointer =
+                description.checkpointsInBackground && description.location != .inMemory
+                ? WALCheckpointer(
+                    path: description.sqlitePath, thresholdPages: description.walAutoCheckpointPages ?? 1000,
+                    synchronous: description.synchronous.rawValue, logger: logger)
+                : nil
         } catch let error as SQLiteError {
             throw StoreError(
                 .openFailed, "cannot open the store", path: description.sqlitePath, underlying: error)
@@ -74,7 +89,9 @@ public final class PersistentStore: Sendable {
         let metadata = try await writer.run { connection in
             try connection.execute("PRAGMA synchronous = \(description.synchronous.rawValue)")
             if let cache = description.cacheSizeKiB { try connection.execute("PRAGMA cache_size = -\(max(cache, 1))") }
-            if let pages = description.walAutoCheckpointPages {
+            if let checkpointer {
+                checkpointer.attach(to: connection)
+            } else if let pages = description.walAutoCheckpointPages {
                 try connection.execute("PRAGMA wal_autocheckpoint = \(max(pages, 0))")
             }
             try PersistentStore.registerSQLFunctions(on: connection)
@@ -86,7 +103,7 @@ public final class PersistentStore: Sendable {
         for warning in warnings { logger.warning("\(warning)") }
         return PersistentStore(
             description: description, schema: schema, metadata: metadata, modelWarnings: warnings, writer: writer,
-            logger: logger)
+            checkpointer: checkpointer, logger: logger)
     }
 
     /// Runs a fetch request for object IDs, a count or dictionaries (a request for managed objects gives their

@@ -27,6 +27,11 @@ public struct PersistentStoreDescription: Sendable, Hashable {
     /// wal_autocheckpoint`); `nil` keeps SQLite's 1,000. Bulk loads run faster with a larger value: a page
     /// written by many chunks is copied back once, and checkpoints (the only syncs under `.normal`) are rarer.
     public var walAutoCheckpointPages: Int?
+    /// Whether checkpoints run on a connection and thread of their own (a ``FerrySQLite/WALCheckpointer``), from
+    /// ``walAutoCheckpointPages`` pages of log (1,000 when `nil`), rather than inside the commit that reaches them;
+    /// off by default. The store's writer then never waits for a checkpoint or, under ``Synchronous/normal``, for its
+    /// syncs: bulk runs commit sooner, and the two cores share the copying. Ignored for an in-memory store.
+    public var checkpointsInBackground: Bool = false
     /// Whether every context save and batch request records a persistent-history transaction (Core Data's
     /// `NSPersistentHistoryTrackingKey`, REFERENCE.md §7); off by default. Turning it on for an existing store adds
     /// the history tables when the store opens; the model's version hash does not change.

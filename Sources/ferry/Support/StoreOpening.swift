@@ -21,8 +21,10 @@ enum StoreOpening {
         var description = PersistentStoreDescription(path: storePath)
         // An explicit size bounds the process's memory (see `defaultCacheMiB`).
         description.cacheSizeKiB = cacheMiB * 1024
-        // Checkpoints (the only syncs under synchronous=NORMAL) every 64 MiB of log rather than every 4 MiB.
+        // Checkpoints (the only syncs under synchronous=NORMAL) every 64 MiB of log rather than every 4 MiB, beside
+        // the writer rather than inside its commits.
         description.walAutoCheckpointPages = 16_384
+        description.checkpointsInBackground = true
         // Opt-in, as in Core Data; but a store that records history keeps recording, whoever writes to it.
         description.recordsHistory = recordsHistory || PersistentStore.hasRecordedHistory(at: storePath)
         let name = URL(fileURLWithPath: storePath).deletingPathExtension().lastPathComponent

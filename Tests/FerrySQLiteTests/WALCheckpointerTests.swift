@@ -1,0 +1,70 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+@testable import FerrySQLite
+
+/// Checkpoints on a connection of their own, asked for by the writer's commits.
+struct WALCheckpointerTests {
+    /// A database whose writer leaves its checkpoints to a checkpointer from `threshold` pages of log.
+    final class Fixture {
+        let folder: URL
+        let path: String
+        let writer: Connection
+        let checkpointer: WALCheckpointer
+
+        init(threshold: Int) throws {
+            folder = try TestSupport.makeTemporaryFolder()
+            path = folder.appendingPathComponent("db.sqlite").path
+            writer = try Connection(path: path)
+            try writer.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)")
+            checkpointer = WALCheckpointer(path: path, thresholdPages: threshold, synchronous: "NORMAL")
+            checkpointer.attach(to: writer)
+        }
+
+        deinit {
+            try? FileManager.default.removeItem(at: folder)
+        }
+
+        /// Commits `rows` rows of 1 KiB each in one transaction (about one page per row).
+        func commit(rows: Int) throws {
+            try writer.transaction {
+                let insert = try writer.cachedStatement("INSERT INTO t (body) VALUES (?)")
+                let body = String(repeating: "x", count: 1024)
+                for _ in 0..<rows {
+                    try insert.bind(body, at: 1)
+                    _ = try insert.step()
+                    insert.reset()
+                }
+            }
+        }
+
+        func databaseBytes() throws -> Int {
+            try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        }
+    }
+
+    @Test func aCommitPastTheThresholdIsCopiedIntoTheDatabaseByTheCheckpointer() throws {
+        let fixture = try Fixture(threshold: 100)
+        let before = try fixture.databaseBytes()
+        try fixture.commit(rows: 500)
+        fixture.checkpointer.waitUntilIdle()
+
+        // The rows' pages are in the database file now, not only in the log.
+        #expect(try fixture.databaseBytes() >= before + 500 * 1024)
+        let (log, copied) = try fixture.checkpointer.checkpoint()
+        #expect(log == copied)
+    }
+
+    @Test func theWritersOwnAutomaticCheckpointsStop() throws {
+        // 1,500 pages of log: SQLite's automatic checkpoint (from 1,000 pages) would copy them in the commit.
+        let fixture = try Fixture(threshold: 1_000_000)
+        let before = try fixture.databaseBytes()
+        try fixture.commit(rows: 1500)
+        fixture.checkpointer.waitUntilIdle()
+
+        #expect(try fixture.databaseBytes() == before)
+        let rows = try fixture.writer.prepare("SELECT count(*) FROM t").fetchOne()
+        #expect(rows == Row([.integer(1500)]))
+    }
+}

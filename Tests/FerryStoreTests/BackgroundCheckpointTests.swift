@@ -1,0 +1,37 @@
+import FerrySQLite
+import FerryTestSupport
+import Foundation
+import Testing
+
+@testable import FerryStore
+
+/// A store whose checkpoints run beside its writer (``PersistentStoreDescription/checkpointsInBackground``).
+struct BackgroundCheckpointTests {
+    @Test func theLogIsCopiedWhileTheStoreWritesAndRemovedWhenItCloses() async throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("store.sqlite").path
+        var description = PersistentStoreDescription(path: path)
+        description.checkpointsInBackground = true
+        description.walAutoCheckpointPages = 50
+        let name = String(repeating: "n", count: 1000)
+        do {
+            let store = try await PersistentStore.open(description, model: BatchTestFixture.model)
+            for chunk in 0..<4 {
+                let objects: [[String: AttributeValue?]] = (0..<500).map { row in
+                    ["sku": .string("SKU-\(chunk)-\(row)"), "name": .string(name)]
+                }
+                _ = try await store.execute(
+                    BatchInsertRequest(entityName: "Product", objects: objects), mergePolicy: .error)
+            }
+            // Each chunk's 500 KB went past the threshold, so the checkpointer copied pages into the database.
+            let databaseBytes = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+            #expect(databaseBytes > 500 * 1000)
+        }
+
+        // Closed: the writer, the last connection, copied the rest of the log and removed it.
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        let reader = try Connection(path: path, mode: .readOnly)
+        #expect(try reader.prepare("SELECT count(*) FROM Product").fetchOne() == Row([.integer(2000)]))
+    }
+}

@@ -21,9 +21,9 @@ final class ChunkProducer: @unchecked Sendable {
 
     /// A producer of `plan`'s inputs, from `resumeAt` (records of that input already committed are skipped).
     ///
-    /// With `ordersRowsByKey`, each chunk's rows are sorted by the step's key before the hand-over: a batch insert
-    /// (or a context's save) then walks the uniqueness index once per chunk instead of jumping between its pages, and the sort runs here,
-    /// beside the commit of the previous chunk, rather than before the next one.
+    /// With `ordersRowsByKey`, each chunk's rows are sorted by the step's key before the hand-over: a batch insert (or
+    /// a context's save) then walks the uniqueness index once per chunk instead of jumping between its pages, and the
+    /// sort runs here, beside the commit of the previous chunk, rather than before the next one.
     init(plan: ImportPlan, channel: ChunkChannel, resumeAt: Checkpoint?, ordersRowsByKey: Bool = false) {
         self.plan = plan
         self.channel = channel

@@ -26,7 +26,9 @@ import Synchronization
 ///
 /// The same condition lets the reader hand each chunk's rows over in key order (``takesRowsInKeyOrder``): the
 /// context then inserts its objects in key order, so the save walks the uniqueness index once, from one end to the
-/// other, instead of dirtying its pages at random (a 1M-row import took 0.77 of the time).
+/// other. In record order it dirtied the index's pages at random: SQLite spills dirty pages beyond its cache to the
+/// log before the commit, and a spilled page dirtied again is written again (a 1M-row import wrote 2.7 GB to the
+/// log; key order took it from 17.2 s to 13.3 s).
 struct ContextChunkWriter: ChunkWriter {
     let container: PersistentContainer
     let plan: ImportPlan

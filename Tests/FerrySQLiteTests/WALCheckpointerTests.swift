@@ -56,6 +56,23 @@ struct WALCheckpointerTests {
         #expect(log == copied)
     }
 
+    @Test func aCommitHookThatAsksForACheckpointGetsOneInsideTheCommit() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("db.sqlite").path
+        let writer = try Connection(path: path)
+        try writer.execute("CREATE TABLE t (body TEXT)")
+        writer.onCommitToLog { pages in pages >= 100 }
+        let before = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        try writer.execute(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) "
+                + "INSERT INTO t SELECT zeroblob(1024) FROM n")
+
+        // No other connection: the pages reached the database in the commit itself.
+        let after = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        #expect(after >= before + 300 * 1024)
+    }
+
     @Test func theWritersOwnAutomaticCheckpointsStop() throws {
         // 1,500 pages of log: SQLite's automatic checkpoint (from 1,000 pages) would copy them in the commit.
         let fixture = try Fixture(threshold: 1_000_000)

@@ -46,14 +46,19 @@ extension BatchInserter {
         throws
     {
         try bindPacked(rows, row: row, present: present, in: shape, storage: storage)
-        let first = row * rows.columns.count
-        // The loop mutates the inserter; closures that capture it would copy the whole inserter per row, so the
-        // bytes are borrowed only around the bindings.
+        // The loop mutates the inserter; closures that capture it would copy the whole inserter per row.
         try write(shape) { probe, offsets in
-            try rows.bytes.withUnsafeBytes { bytes in
-                for (parameter, offset) in offsets.enumerated() {
-                    try Self.bindKey(rows.cells[first + present[offset]], bytes: bytes, to: probe, at: parameter + 1)
-                }
+            try Self.bindKey(of: rows, row: row, present: present, at: offsets, to: probe)
+        }
+    }
+
+    /// Binds packed row `row`'s key cells to a key probe's parameters 1…: `offsets` are the probe's, into the given
+    /// columns `present`.
+    static func bindKey(of rows: PackedRows, row: Int, present: [Int], at offsets: [Int], to probe: Statement) throws {
+        let first = row * rows.columns.count
+        try rows.bytes.withUnsafeBytes { bytes in
+            for (parameter, offset) in offsets.enumerated() {
+                try bindKey(rows.cells[first + present[offset]], bytes: bytes, to: probe, at: parameter + 1)
             }
         }
     }

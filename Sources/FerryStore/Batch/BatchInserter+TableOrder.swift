@@ -62,12 +62,7 @@ extension BatchInserter {
     {
         let statement = probe.statement
         defer { statement.reset() }
-        let first = row * rows.columns.count
-        try rows.bytes.withUnsafeBytes { bytes in
-            for (parameter, offset) in probe.offsets.enumerated() {
-                try Self.bindKey(rows.cells[first + present[offset]], bytes: bytes, to: statement, at: parameter + 1)
-            }
-        }
+        try Self.bindKey(of: rows, row: row, present: present, at: probe.offsets, to: statement)
         guard try statement.step() else { return nil }
         return (statement.int64(at: 0), probe.entityID ?? Int(statement.int64(at: 1)))
     }

@@ -19,7 +19,7 @@ public final class PersistentStore: Sendable {
     /// The connection that writes, on its own serial queue.
     package let writer: SerializedConnection
     /// Runs the writer's checkpoints, when the description asks for them in the background.
-    private let checkpointer: WALCheckpointer?
+    let checkpointer: WALCheckpointer?
     /// Where each entity's properties live in managed objects.
     let layouts: ObjectLayouts
     /// Primary keys for new rows.

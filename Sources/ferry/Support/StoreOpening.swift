@@ -4,7 +4,7 @@ import Logging
 
 /// Opening the store a command names: with a model file, or with the model the store keeps.
 enum StoreOpening {
-    /// The page cache of bulk runs, in MiB. Batch imports walk each chunk's keys in order (see ``ImportSpec``), so a
+    /// The page cache of bulk runs, in MiB. Imports walk each chunk's keys in order (see `ChunkProducer`), so a
     /// small cache holds the pages they work on; a larger one pays only when a whole uniqueness index fits in it.
     static let defaultCacheMiB = 8
 

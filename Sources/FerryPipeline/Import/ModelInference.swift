@@ -7,14 +7,34 @@ import FerryIO
 ///
 /// The store keeps the model, so later runs use the same types, and a later value that does not fit is rejected
 /// with its reason, never coerced.
+///
+/// A malformed record among the sampled ones (a CSV record of the wrong width, an NDJSON line that is not one
+/// well-formed JSON object: a ``FerryIOError/isRecoverable`` error, after which the reader reads on) is skipped as
+/// the import skips it: it adds no column, types nothing and does not count toward the sample, and the import that
+/// follows rejects it with its reason.
 public enum ModelInference {
-    /// How many records are sampled.
+    /// How many well-formed records are sampled. At most as many malformed ones are skipped on the way.
     public static let sampleSize = 1_000
 
-    /// The inferred model for `spec`'s first input.
+    /// The inferred model for `spec`'s first input, from its first ``sampleSize`` well-formed records.
+    ///
+    /// Malformed records are skipped (see ``ModelInference``), except in a full sync, where the import stops at one
+    /// rather than skip it, and so does the inference, before a store is made for it. When no well-formed record
+    /// comes before the input ends (or before ``sampleSize`` malformed ones), the inference fails rather than guess,
+    /// since the store would keep types that no record gave, even for a CSV header's columns. An input with no
+    /// record at all (a CSV header alone) still gives its header's columns as strings.
+    ///
+    /// ```swift
+    /// var spec = ImportSpec(entity: "Product", sources: ["products.csv"])
+    /// spec.keys = ["sku"]
+    /// let model = try ModelInference.model(entity: "Product", keys: spec.keys, spec: spec)
+    /// ```
     ///
     /// - Throws: ``PipelineError`` `.invalidSpec` without keys, with a key that is not a column, or when the input
-    ///   cannot be sampled (standard input); ``FerryIOError`` for unreadable input.
+    ///   cannot be sampled (standard input); ``FerryIOError`` for unreadable input (a missing file, a malformed
+    ///   spot that ends the input such as an unterminated CSV quote), for a malformed record in a full sync, and
+    ///   for a sample of malformed records only: then the first of them, not ``FerryIOError/isRecoverable``, its
+    ///   message saying that no model could be inferred.
     public static func model(entity: String, keys: [String], spec: ImportSpec) throws -> ManagedObjectModel {
         guard !keys.isEmpty else {
             throw PipelineError(
@@ -33,7 +53,20 @@ public enum ModelInference {
         var names = reader.columnNames ?? []
         var inferences = Array(repeating: TypeInference(), count: names.count)
         var sampled = 0
-        while sampled < sampleSize, let record = try reader.next() {
+        var skipped = 0
+        var firstSkipped: FerryIOError?
+        while sampled < sampleSize && skipped < sampleSize {
+            let record: Record?
+            do {
+                record = try reader.next()
+            } catch let error as FerryIOError where error.isRecoverable && spec.fullSync == nil {
+                // The importer's own recovery (see ChunkProducer): the reader has skipped the malformed record and
+                // reads on; the import rejects it. A full sync stops at it instead, so the error goes through.
+                skipped += 1
+                if firstSkipped == nil { firstSkipped = error }
+                continue
+            }
+            guard let record else { break }
             sampled += 1
             for index in 0..<record.count {
                 let field = record[index]
@@ -51,6 +84,17 @@ public enum ModelInference {
                 guard column < inferences.count else { continue }
                 inferences[column].add(field)
             }
+        }
+        if sampled == 0, var first = firstSkipped {
+            first.isRecoverable = false
+            first.recordText = nil
+            first.message =
+                skipped == 1
+                ? "no model can be inferred: the only record read is malformed (fix it or give --model): "
+                    + first.message
+                : "no model can be inferred: all \(skipped) records read are malformed (fix them or give --model); "
+                    + "the first: " + first.message
+            throw first
         }
         for key in keys where !names.contains(key) {
             throw PipelineError(

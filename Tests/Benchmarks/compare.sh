@@ -117,13 +117,21 @@ if [ "${STORE:-1}" = 1 ]; then
   C_UNIQUE="sh -c 'rm -f $WORK/c.sqlite*; $LIMIT import-csv $WORK/c.sqlite $CSV --mode unique $CI_OPTS'"
   row "context insert, unique sku" "$CSV" \
     "sh -c 'rm -f $WORK/f.sqlite*; $BENCH context-insert $CSV $WORK/f.sqlite'" "$C_UNIQUE"
-  row "batch insert, unique sku" "$CSV" \
+  # Batch requests of positional rows two ways: packed rows sorted by key (the importer's path), and arrays of
+  # values in file order.
+  row "batch insert, unique sku, packed" "$CSV" \
+    "sh -c 'rm -f $WORK/f.sqlite*; $BENCH batch-insert $CSV $WORK/f.sqlite --packed'" "$C_UNIQUE"
+  row "batch insert, unique sku, values" "$CSV" \
     "sh -c 'rm -f $WORK/f.sqlite*; $BENCH batch-insert $CSV $WORK/f.sqlite'" "$C_UNIQUE"
   "$BENCH" batch-insert "$CSV" "$WORK/fbase.sqlite" >&2
   "$LIMIT" import-csv "$WORK/cbase.sqlite" "$CSV" --mode unique $CI_OPTS >&2
-  row "upsert of the update file" "$UPD" \
-    "sh -c 'cp $WORK/fbase.sqlite $WORK/fu.sqlite; rm -f $WORK/fu.sqlite-*; $BENCH batch-upsert $UPD $WORK/fu.sqlite'" \
-    "sh -c 'cp $WORK/cbase.sqlite $WORK/cu.sqlite; rm -f $WORK/cu.sqlite-*; $LIMIT import-csv $WORK/cu.sqlite $UPD --mode upsert $CI_OPTS'"
+  C_UPSERT="sh -c 'cp $WORK/cbase.sqlite $WORK/cu.sqlite; rm -f $WORK/cu.sqlite-*; $LIMIT import-csv $WORK/cu.sqlite $UPD --mode upsert $CI_OPTS'"
+  for form in packed values; do
+    flag=$([ "$form" = packed ] && echo --packed || true)
+    row "upsert of the update file, $form" "$UPD" \
+      "sh -c 'cp $WORK/fbase.sqlite $WORK/fu.sqlite; rm -f $WORK/fu.sqlite-*; $BENCH batch-upsert $UPD $WORK/fu.sqlite $flag'" \
+      "$C_UPSERT"
+  done
   for limit in $((ROWS / 10)) "$ROWS"; do
     for sort in "" "--sort sku"; do
       log "$("$BENCH" walk "$WORK/fbase.sqlite" --limit "$limit" --batch 1000 $sort)${sort:+ (sorted)}"

@@ -52,6 +52,24 @@ func attributeValue(_ field: Field, _ kind: ColumnKind) -> AttributeValue? {
     }
 }
 
+/// Appends `field` to the open row of `rows` as a cell of `kind`, as ``attributeValue(_:_:)`` converts it, without
+/// making a value: text is copied from the field's bytes.
+func appendCell(_ field: Field, _ kind: ColumnKind, to rows: inout PackedRows) {
+    if field.isNull { return rows.appendNull() }
+    switch kind {
+    case .text:
+        field.withUnsafeBytes { rows.appendText($0) }
+    case .boolean:
+        field.byteCount == 0 ? rows.appendNull() : rows.appendInteger(field.equals("true") ? 1 : 0)
+    case .real, .integer:
+        switch attributeValue(field, kind) {
+        case .double(let value)?: rows.appendReal(value)
+        case .integer(let value)?: rows.appendInteger(value)
+        default: rows.appendNull()
+        }
+    }
+}
+
 /// A container on `path` with the page cache the C reference uses (64 MiB), `synchronous=OFF` like it, and the
 /// checkpoint interval of `ferry`'s bulk runs.
 func productContainer(_ path: String, cacheKiB: Int?, synchronous: PersistentStoreDescription.Synchronous) async throws
@@ -154,7 +172,11 @@ func fileSize(_ path: String) -> Int {
 /// reference commits every 50,000 rows too): under `.error` for a plain import, like `--mode unique`, or under
 /// `.mergeByPropertyObjectTrump` (`upsert`), like `--mode upsert`. With `defersIndexes`, an empty table is loaded
 /// as `ferry import` loads one: its indexes deferred, the inserts under store-trump, the indexes built at the end.
-func batchInsert(csv: String, store path: String, chunk: Int, upsert: Bool, defersIndexes: Bool = false) async throws {
+/// With `packed`, the rows are ``PackedRows`` filled straight from the fields' bytes and sorted by key (the
+/// importer's hot path); otherwise arrays of attribute values, one per row, in file order.
+func batchInsert(
+    csv: String, store path: String, chunk: Int, upsert: Bool, defersIndexes: Bool = false, packed: Bool = false
+) async throws {
     let container = try await productContainer(path, cacheKiB: 65_536, synchronous: .off)
     let store = container.persistentStore
     let started = Date()
@@ -163,31 +185,48 @@ func batchInsert(csv: String, store path: String, chunk: Int, upsert: Bool, defe
     let reader = try RecordFormat.csv.openReader(path: csv)
     let columns = productColumns.map(\.name)
     var rows: [[AttributeValue?]] = []
-    rows.reserveCapacity(chunk)
+    var packedRows = PackedRows(columns: columns)
     var records = 0
     // The next chunk is read while the store writes this one, as the importer does.
     var writing: Task<Void, any Error>?
     func flush() async throws {
-        guard !rows.isEmpty else { return }
+        guard !rows.isEmpty || !packedRows.isEmpty else { return }
+        // Packed rows go sorted by key, as the importer's reader sorts each chunk while the store writes the last.
+        if packed { packedRows.reorder(packedRows.orderByKey([0])) }
         try await writing?.value
-        let request = BatchInsertRequest(entityName: "Product", columns: columns, rows: rows)
+        let request =
+            packed
+            ? BatchInsertRequest(entityName: "Product", packedRows: packedRows)
+            : BatchInsertRequest(entityName: "Product", columns: columns, rows: rows)
         writing = Task { _ = try await store.execute(request, mergePolicy: policy) }
         rows = []
-        rows.reserveCapacity(chunk)
+        packedRows = PackedRows(columns: columns)
     }
     while let record = try reader.next() {
-        rows.append(
-            productColumns.indices.map { index in
-                index < record.count ? attributeValue(record[index], productColumns[index].kind) : nil
-            })
+        if packed {
+            for index in productColumns.indices {
+                if index < record.count {
+                    appendCell(record[index], productColumns[index].kind, to: &packedRows)
+                } else {
+                    packedRows.appendNull()
+                }
+            }
+            packedRows.endRow()
+        } else {
+            rows.append(
+                productColumns.indices.map { index in
+                    index < record.count ? attributeValue(record[index], productColumns[index].kind) : nil
+                })
+        }
         records += 1
-        if rows.count == chunk { try await flush() }
+        if rows.count == chunk || packedRows.count == chunk { try await flush() }
     }
     try await flush()
     try await writing?.value
     if deferred { try await store.buildDeferredIndexes(ofTable: "Product") }
     report(
-        upsert ? "batch upsert" : deferred ? "batch insert, indexes deferred" : "batch insert", records: records,
+        (upsert ? "batch upsert" : deferred ? "batch insert, indexes deferred" : "batch insert")
+            + (packed ? " (packed rows)" : ""), records: records,
         seconds: Date().timeIntervalSince(started),
         bytes: fileSize(csv))
 }

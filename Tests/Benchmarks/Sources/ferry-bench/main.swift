@@ -6,10 +6,12 @@
 //                                             insert every record through N background contexts (default 2)
 //                                             taking chunks in turn, saving and resetting every N records
 //                                             (default 10,000)
-//   ferry-bench batch-insert CSV STORE [--chunk N] [--defer-indexes]   direct-to-store batch inserts of N positional
-//                                                   rows (with --defer-indexes: into an empty table whose indexes are
-//                                                   built at the end)
-//   ferry-bench batch-upsert CSV STORE [--chunk N]   the same as upserts (object-trump)
+//   ferry-bench batch-insert CSV STORE [--chunk N] [--defer-indexes] [--packed]
+//                                             direct-to-store batch inserts of N positional rows (with
+//                                             --defer-indexes: into an empty table whose indexes are built at the
+//                                             end; with --packed: PackedRows filled from the fields' bytes, the
+//                                             importer's hot path, rather than arrays of values)
+//   ferry-bench batch-upsert CSV STORE [--chunk N] [--packed]   the same as upserts (object-trump)
 //   ferry-bench walk STORE [--limit N] [--batch N] [--sort KEY]
 //                                             walk a fetch with fetchBatchSize N (default 1,000); prints peak RSS
 //   ferry-bench merge-batch-update STORE [--rows N] [--registered N] [--repeat N]
@@ -25,7 +27,7 @@ func usage() -> Never {
     FileHandle.standardError.write(
         Data(
             ("usage: ferry-bench read FILE [--repeat N] | convert INPUT OUTPUT | context-insert CSV STORE [--chunk N] [--contexts N]"
-                + " | batch-insert CSV STORE [--chunk N] [--defer-indexes] | batch-upsert CSV STORE [--chunk N]"
+                + " | batch-insert CSV STORE [--chunk N] [--defer-indexes] [--packed] | batch-upsert CSV STORE [--chunk N] [--packed]"
                 + " | walk STORE [--limit N] [--batch N] [--sort KEY]"
                 + " | merge-batch-update STORE [--rows N] [--registered N] [--repeat N]\n").utf8))
     exit(64)
@@ -93,7 +95,8 @@ do {
         guard arguments.count >= 3 else { usage() }
         try await batchInsert(
             csv: arguments[1], store: arguments[2], chunk: option("--chunk") ?? 50_000,
-            upsert: command == "batch-upsert", defersIndexes: arguments.contains("--defer-indexes"))
+            upsert: command == "batch-upsert", defersIndexes: arguments.contains("--defer-indexes"),
+            packed: arguments.contains("--packed"))
     case "walk":
         guard arguments.count >= 2 else { usage() }
         let sort = arguments.firstIndex(of: "--sort").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }

@@ -1,9 +1,7 @@
 import FerryStore
 import Testing
 
-@testable import FerryPipeline
-
-/// The order an importer's batch chunk is written in: by key, as SQLite's BINARY collation orders keys.
+/// The order an importer's chunk is written in: by key, as SQLite's BINARY collation orders keys.
 struct PackedRowsOrderTests {
     private static func rows(_ keys: [[UInt8]?]) -> PackedRows {
         var rows = PackedRows(columns: ["sku", "n"])

@@ -10,12 +10,13 @@ enum StoreOpening {
 
     /// A loaded container for the store at `path`; `modelPath` names a model file (required for a new store
     /// unless `inferred` gives a model). `recordsHistory` turns persistent history on (a store that already
-    /// records it always does).
+    /// records it always does); `synchronous` is how hard commits are pushed to disk (`ferry import --sync`).
     ///
     /// - Throws: ``ModelError`` for a bad model file; ``StoreError`` (`.fileNotFound` when the store does not exist
     ///   and no model was given).
     static func container(
         storePath: String, modelPath: String?, recordsHistory: Bool = false, cacheMiB: Int = defaultCacheMiB,
+        synchronous: PersistentStoreDescription.Synchronous = .normal,
         inferred: (() throws -> ManagedObjectModel)? = nil, logger: Logger
     ) async throws -> PersistentContainer {
         var description = PersistentStoreDescription(path: storePath)
@@ -25,6 +26,7 @@ enum StoreOpening {
         // the writer rather than inside its commits.
         description.walAutoCheckpointPages = 16_384
         description.checkpointsInBackground = true
+        description.synchronous = synchronous
         // Opt-in, as in Core Data; but a store that records history keeps recording, whoever writes to it.
         description.recordsHistory = recordsHistory || PersistentStore.hasRecordedHistory(at: storePath)
         let name = URL(fileURLWithPath: storePath).deletingPathExtension().lastPathComponent

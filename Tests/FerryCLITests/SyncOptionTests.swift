@@ -1,0 +1,43 @@
+import FerrySQLite
+import FerryStore
+import FerryTestSupport
+import Foundation
+import Logging
+import Testing
+
+@testable import ferry
+
+/// `ferry import --sync`: how hard commits are pushed to disk, on every connection that writes the store.
+struct SyncOptionTests {
+    private static func importCommand(_ extra: [String]) throws -> ImportCommand {
+        try #require(
+            try Ferry.parseAsRoot(["import", "a.csv", "--store", "s.sqlite", "--entity", "Product"] + extra)
+                as? ImportCommand)
+    }
+
+    @Test func syncDefaultsToNormalAndTakesSQLitesLevels() throws {
+        #expect(try Self.importCommand([]).sync.synchronous == .normal)
+        #expect(try Self.importCommand(["--sync", "off"]).sync.synchronous == .off)
+        #expect(try Self.importCommand(["--sync", "full"]).sync.synchronous == .full)
+        #expect(throws: (any Error).self) { try Self.importCommand(["--sync", "sometimes"]) }
+    }
+
+    /// The store's writer runs at the level asked for (its background checkpointer is given the writer's level).
+    @Test(arguments: [
+        (PersistentStoreDescription.Synchronous.off, Int64(0)), (.normal, 1), (.full, 2),
+    ] as [(PersistentStoreDescription.Synchronous, Int64)])
+    func theStoreOpensAtTheLevelAskedFor(level: PersistentStoreDescription.Synchronous, pragma: Int64) async throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = ManagedObjectModel(entities: [
+            EntityDescription(name: "Product", attributes: [AttributeDescription(name: "sku", type: .string)])
+        ])
+        let container = try await StoreOpening.container(
+            storePath: folder.appendingPathComponent("s.sqlite").path, modelPath: nil, synchronous: level,
+            inferred: { model }, logger: Logger(label: "test"))
+        let value = try await container.persistentStore.writer.run { connection in
+            try connection.prepare("PRAGMA synchronous").fetchAll().first?[0]
+        }
+        #expect(value == .integer(pragma))
+    }
+}

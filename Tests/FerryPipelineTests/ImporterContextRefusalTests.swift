@@ -74,7 +74,8 @@ struct ImporterContextRefusalTests {
         """
 
     /// Batch mode refuses the record before inserting (its reason is worded differently) and agrees on the rest.
-    @Test(arguments: [MergePolicy.mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump])
+    /// Under error too: the refused record never stored its key, so the later one does not conflict with it.
+    @Test(arguments: [MergePolicy.mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump, .error])
     func aRecordRefusedAtTheSaveLetsALaterRecordOfItsKeyBeInserted(policy: MergePolicy) async throws {
         for (mode, chunkSize) in [(ImportSpec.Mode.context, 10), (.context, 1), (.batch, 10)] {
             let run = "\(mode), chunk \(chunkSize)"

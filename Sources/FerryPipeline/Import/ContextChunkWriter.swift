@@ -248,6 +248,14 @@ private struct ChunkApplication {
                     counts.unchanged += 1
                     continue
                 case .error:
+                    // An earlier record of this chunk whose object would be refused never stores the key: the pass
+                    // refuses it and the chunk is applied again without it, where this record is new.
+                    if let earlier = rowOfObject[ObjectIdentifier(existing)],
+                        let reason = Self.failure(of: existing, in: context)
+                    {
+                        fault(earlier, key: key, reason: reason)
+                        continue
+                    }
                     throw PipelineError(
                         .conflict,
                         "\(chunk.inputPath), record \(chunk.position(of: row).record): an object with key \(key) is already "

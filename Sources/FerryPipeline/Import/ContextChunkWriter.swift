@@ -203,6 +203,10 @@ private struct ChunkApplication {
     private(set) var faults: [Int: String] = [:]
     /// Keys with a fault in this pass: their later rows wait for the next pass.
     private var faultedKeys: Set<String> = []
+    /// The attribute slot of each column (nil for a relationship) in objects of `slotsLayout`, the entity layout of
+    /// the last object set: looked up once rather than by name for every value.
+    private var slots: [Int?] = []
+    private var slotsLayout: ObjectIdentifier?
 
     init(
         plan: ImportPlan, chunk: Chunk, context: ManagedObjectContext, store: PersistentStore,
@@ -230,6 +234,10 @@ private struct ChunkApplication {
         let rows = chunk.rows
         let keyColumns = plan.keyColumnIndexes
         byKey = try existingObjects(keyColumns: keyColumns)
+        context.reserveCapacity(forObjects: rows.count)
+        byKey.reserveCapacity(byKey.count + rows.count)
+        rowOfObject.reserveCapacity(rows.count)
+        objects.reserveCapacity(rows.count)
         let policy = plan.spec.mergePolicy
         for row in 0..<rows.count {
             if !refused.isEmpty, let reason = refused[row] {
@@ -353,6 +361,10 @@ private struct ChunkApplication {
     /// Sets the row's values on `object`; returns why the record is refused, if it is.
     private mutating func set(_ row: Int, on object: ManagedObject, isNew: Bool) -> String? {
         var changed = false
+        if object.entityLayoutID != slotsLayout {
+            slots = object.attributeSlots(forKeys: plan.columns.map(\.name))
+            slotsLayout = object.entityLayoutID
+        }
         for (index, column) in plan.columns.enumerated() {
             // A key missing from a JSON record: a new object keeps its default, a stored one its value.
             if case .absent = chunk.rows.cell(row: row, column: index) { continue }
@@ -376,9 +388,10 @@ private struct ChunkApplication {
                 }
                 continue
             }
+            guard let slot = slots[index] else { preconditionFailure("'\(column.name)' is not an attribute") }
             let value = chunk.rows.value(row: row, column: index, as: column.type)
-            if isNew || object.value(forKey: column.name) != value {
-                object.setValue(value, forKey: column.name)
+            if isNew || object.value(attributeSlot: slot) != value {
+                object.setValue(value, attributeSlot: slot)
                 changed = true
             }
         }

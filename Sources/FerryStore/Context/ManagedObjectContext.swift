@@ -379,6 +379,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
         classes.type(for: layout.name).init(entity: layout.entity, objectID: id, context: self)
     }
 
+    /// Makes room for `count` more registered and pending objects, for an importer that knows how many a chunk
+    /// inserts: the tables then never grow (and rehash) while it fills them.
+    package func reserveCapacity(forObjects count: Int) {
+        assertOnQueue()
+        registered.reserveCapacity(registered.count + count)
+        pending.reserveCapacity(pending.count + count)
+    }
+
     func register(_ object: ManagedObject) {
         registered[object.objectID] = Unmanaged.passUnretained(object)
     }

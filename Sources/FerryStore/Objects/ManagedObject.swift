@@ -97,17 +97,40 @@ open class ManagedObject {
 
     /// The value of the attribute `key` (Core Data's `value(forKey:)`); loads the object if it is a fault.
     public func value(forKey key: String) -> AttributeValue? {
-        willAccessValues()
-        return state.attributes[attributeSlot(key)]
+        value(attributeSlot: attributeSlot(key))
     }
 
     /// Sets the attribute `key`, marking the object updated. Setting a derived attribute traps: the store
     /// maintains those.
     public func setValue(_ value: AttributeValue?, forKey key: String) {
-        let slot = attributeSlot(key)
+        setValue(value, attributeSlot: attributeSlot(key))
+    }
+
+    /// The slot of each attribute of `keys` in this object's entity, or nil for a relationship: for setting the
+    /// same attributes of many objects (``setValue(_:attributeSlot:)``) without looking each name up each time.
+    /// Objects of one entity share their slots (``entityLayoutID`` tells); a sub-entity's may differ.
+    package func attributeSlots(forKeys keys: [String]) -> [Int?] {
+        keys.map { key in
+            guard case .attribute(let slot) = layout.slot(of: key) else { return nil }
+            return slot
+        }
+    }
+
+    /// What objects with the same attribute slots share (see ``attributeSlots(forKeys:)``).
+    package var entityLayoutID: ObjectIdentifier { ObjectIdentifier(layout) }
+
+    /// The value of the attribute at `slot` (from ``attributeSlots(forKeys:)``), as ``value(forKey:)``.
+    package func value(attributeSlot slot: Int) -> AttributeValue? {
+        willAccessValues()
+        return state.attributes[slot]
+    }
+
+    /// Sets the attribute at `slot` (from ``attributeSlots(forKeys:)``), as ``setValue(_:forKey:)``.
+    package func setValue(_ value: AttributeValue?, attributeSlot slot: Int) {
         precondition(
             layout.attributes[slot].derivation == nil,
-            "'\(key)' of \(layout.name) is derived; the store maintains it and it cannot be set")
+            "'\(layout.attributes[slot].name)' of \(layout.name) is derived; the store maintains it and it cannot be "
+                + "set")
         setPrimitive(value, slot: slot)
     }
 
@@ -179,7 +202,11 @@ open class ManagedObject {
 
     /// Checks the caller is on the context's queue and loads the values of a fault.
     func willAccessValues() {
-        guard let context = managedObjectContext else { return }
+        // The context is a weak reference, costly to load on every value read or set: it is loaded only when there
+        // is something to do with it.
+        guard state.isFault || ManagedObjectContext.checksConcurrency, let context = managedObjectContext else {
+            return
+        }
         context.assertOnQueue()
         if state.isFault { context.fulfillFault(self) }
     }

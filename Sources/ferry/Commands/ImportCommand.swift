@@ -105,10 +105,10 @@ struct ImportCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "How hard commits are pushed to disk: normal, full or off.",
             discussion: """
-                normal (default): a crash of ferry or of the machine never corrupts the store; a power loss may \
-                lose the last chunks, which --resume imports again. full: every chunk synced as it commits. off: \
-                no syncs, fastest; a crash of ferry is still safe, but a power loss or OS crash may corrupt the \
-                store: for a store you can rebuild from its inputs.
+                normal (default): no crash, of ferry or of the machine, corrupts the store; a crash of the \
+                machine or a power loss may lose the last chunks, which --resume imports again. full: every chunk \
+                synced as it commits. off: no syncs, fastest; a crash of ferry is still safe, but a crash of the \
+                machine or a power loss may corrupt the store: for a store you can rebuild from its inputs.
                 """))
     var sync: SyncLevel = .normal
 

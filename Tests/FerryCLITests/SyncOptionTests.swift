@@ -23,9 +23,10 @@ struct SyncOptionTests {
     }
 
     /// The store's writer runs at the level asked for (its background checkpointer is given the writer's level).
-    @Test(arguments: [
-        (PersistentStoreDescription.Synchronous.off, Int64(0)), (.normal, 1), (.full, 2),
-    ] as [(PersistentStoreDescription.Synchronous, Int64)])
+    @Test(
+        arguments: [
+            (PersistentStoreDescription.Synchronous.off, Int64(0)), (.normal, 1), (.full, 2),
+        ] as [(PersistentStoreDescription.Synchronous, Int64)])
     func theStoreOpensAtTheLevelAskedFor(level: PersistentStoreDescription.Synchronous, pragma: Int64) async throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -26,8 +26,10 @@ import Foundation
 func usage() -> Never {
     FileHandle.standardError.write(
         Data(
-            ("usage: ferry-bench read FILE [--repeat N] | convert INPUT OUTPUT | context-insert CSV STORE [--chunk N] [--contexts N]"
-                + " | batch-insert CSV STORE [--chunk N] [--defer-indexes] [--packed] | batch-upsert CSV STORE [--chunk N] [--packed]"
+            ("usage: ferry-bench read FILE [--repeat N] | convert INPUT OUTPUT"
+                + " | context-insert CSV STORE [--chunk N] [--contexts N]"
+                + " | batch-insert CSV STORE [--chunk N] [--defer-indexes] [--packed]"
+                + " | batch-upsert CSV STORE [--chunk N] [--packed]"
                 + " | walk STORE [--limit N] [--batch N] [--sort KEY]"
                 + " | merge-batch-update STORE [--rows N] [--registered N] [--repeat N]\n").utf8))
     exit(64)

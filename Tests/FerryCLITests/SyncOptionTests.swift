@@ -7,7 +7,7 @@ import Testing
 
 @testable import ferry
 
-/// `ferry import --sync`: how hard commits are pushed to disk, on every connection that writes the store.
+/// `ferry import --sync` and `ferry run --sync`: how hard commits are pushed to disk.
 struct SyncOptionTests {
     private static func importCommand(_ extra: [String]) throws -> ImportCommand {
         try #require(
@@ -16,10 +16,12 @@ struct SyncOptionTests {
     }
 
     @Test func syncDefaultsToNormalAndTakesSQLitesLevels() throws {
-        #expect(try Self.importCommand([]).sync.synchronous == .normal)
-        #expect(try Self.importCommand(["--sync", "off"]).sync.synchronous == .off)
-        #expect(try Self.importCommand(["--sync", "full"]).sync.synchronous == .full)
+        #expect(try Self.importCommand([]).durability.synchronous == .normal)
+        #expect(try Self.importCommand(["--sync", "off"]).durability.synchronous == .off)
+        #expect(try Self.importCommand(["--sync", "full"]).durability.synchronous == .full)
         #expect(throws: (any Error).self) { try Self.importCommand(["--sync", "sometimes"]) }
+        let run = try #require(try Ferry.parseAsRoot(["run", "p.yml", "--sync", "off"]) as? RunCommand)
+        #expect(run.durability.synchronous == .off)
     }
 
     /// The store's writer runs at the level asked for (its background checkpointer is given the writer's level).

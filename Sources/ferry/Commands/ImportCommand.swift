@@ -101,16 +101,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "The store's page cache in MiB: more keeps a large uniqueness index in memory.")
     var cacheMb: Int = StoreOpening.defaultCacheMiB
 
-    @Option(
-        help: ArgumentHelp(
-            "How hard commits are pushed to disk: normal, full or off.",
-            discussion: """
-                normal (default): no crash, of ferry or of the machine, corrupts the store; a crash of the \
-                machine or a power loss may lose the last chunks, which --resume imports again. full: every chunk \
-                synced as it commits. off: no syncs, fastest; a crash of ferry is still safe, but a crash of the \
-                machine or a power loss may corrupt the store: for a store you can rebuild from its inputs.
-                """))
-    var sync: SyncLevel = .normal
+    @OptionGroup var durability: SyncOption
 
     @Flag(
         help: "Record persistent history (for ferry history and export --since-last); a store that records it keeps on."
@@ -181,7 +172,7 @@ struct ImportCommand: AsyncParsableCommand {
             if fullSync { spec.fullSync = FullSync(maxDeleteFraction: maxDelete, force: forceSync) }
             let container = try await StoreOpening.container(
                 storePath: store, modelPath: model, recordsHistory: history, cacheMiB: cacheMb,
-                synchronous: sync.synchronous,
+                synchronous: durability.synchronous,
                 inferred: { try ModelInference.model(entity: entity, keys: spec.keys, spec: spec) }, logger: logger)
             let progress = ProgressLine(inputPath: files.first ?? "-")
             defer { progress.clear() }
@@ -196,21 +187,6 @@ struct ImportCommand: AsyncParsableCommand {
             print(RunReport.json(result), terminator: "")
         } else if !logging.quiet {
             printError(RunReport.summary(result))
-        }
-    }
-}
-
-/// The `--sync` spellings: SQLite's `synchronous` levels.
-enum SyncLevel: String, ExpressibleByArgument, CaseIterable {
-    case normal
-    case full
-    case off
-
-    var synchronous: PersistentStoreDescription.Synchronous {
-        switch self {
-        case .normal: .normal
-        case .full: .full
-        case .off: .off
         }
     }
 }

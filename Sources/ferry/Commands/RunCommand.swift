@@ -40,6 +40,8 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON on standard output.")
     var json = false
 
+    @OptionGroup var durability: SyncOption
+
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
@@ -61,7 +63,8 @@ struct RunCommand: AsyncParsableCommand {
                 logger.notice("dry run: working on a copy of the store; nothing will be kept")
             }
             let container = try await StoreOpening.container(
-                storePath: file.store, modelPath: file.model, recordsHistory: file.recordsHistory, logger: logger)
+                storePath: file.store, modelPath: file.model, recordsHistory: file.recordsHistory,
+                synchronous: durability.synchronous, logger: logger)
             let issues = PipelineValidator.issues(in: file, model: container.model)
             guard issues.isEmpty else { throw PipelineFileError(issues: issues) }
             let progress = ProgressLine(inputPath: "-")

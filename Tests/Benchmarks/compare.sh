@@ -87,15 +87,16 @@ if [ "${IMPORT:-1}" = 1 ]; then
     "sh -c 'rm -f $WORK/c.sqlite*; $LIMIT import-ndjson $WORK/c.sqlite $ND --mode unique $CI_OPTS'"
   $FI --store "$WORK/ibase.sqlite" "$CSV"
   "$LIMIT" import-csv "$WORK/icbase.sqlite" "$CSV" --mode unique $CI_OPTS >&2
+  C_UPSERT_I="sh -c 'cp $WORK/icbase.sqlite $WORK/cu.sqlite; rm -f $WORK/cu.sqlite-*; $LIMIT import-csv $WORK/cu.sqlite $UPD --mode upsert $CI_OPTS'"
   row "ferry import upsert (update file)" "$UPD" \
     "sh -c 'cp $WORK/ibase.sqlite $WORK/fu.sqlite; rm -f $WORK/fu.sqlite-* $WORK/fu.sqlite.lock; $FI --merge-policy object-trump --store $WORK/fu.sqlite $UPD'" \
-    "sh -c 'cp $WORK/icbase.sqlite $WORK/cu.sqlite; rm -f $WORK/cu.sqlite-*; $LIMIT import-csv $WORK/cu.sqlite $UPD --mode upsert $CI_OPTS'"
+    "$C_UPSERT_I"
   # The C reference never syncs (synchronous=OFF); ferry syncs at each checkpoint unless --sync off.
   row "ferry import, context, --sync off" "$CSV" \
     "sh -c 'rm -f $WORK/f.sqlite*; $FI --mode context --sync off --store $WORK/f.sqlite $CSV'" "$C_UNIQUE"
   row "ferry import upsert, --sync off" "$UPD" \
     "sh -c 'cp $WORK/ibase.sqlite $WORK/fu.sqlite; rm -f $WORK/fu.sqlite-* $WORK/fu.sqlite.lock; $FI --merge-policy object-trump --sync off --store $WORK/fu.sqlite $UPD'" \
-    "sh -c 'cp $WORK/icbase.sqlite $WORK/cu.sqlite; rm -f $WORK/cu.sqlite-*; $LIMIT import-csv $WORK/cu.sqlite $UPD --mode upsert $CI_OPTS'"
+    "$C_UPSERT_I"
   row "ferry export CSV" "$CSV" "$FERRY export --quiet --store $WORK/ibase.sqlite --entity products --output $WORK/out.csv" \
     "$LIMIT export $WORK/icbase.sqlite $WORK/cout.csv"
   log "$(cd "$WORK" && $TIMER -n "$RUNS" --warmup 1 \

@@ -41,26 +41,17 @@ struct ModelInferenceTests {
         return lines.joined(separator: "\n")
     }
 
-    @Test func aCSVRecordOfTheWrongWidthIsSkippedAndTheTypesAreThoseWithoutIt() throws {
+    /// CSV: a record of the wrong width; NDJSON: a malformed line, which also adds no 'colour' column.
+    @Test(arguments: ["csv", "ndjson"])
+    func aMalformedRecordIsSkippedAndTheTypesAreThoseWithoutIt(format: String) throws {
         let folder = try InputFolder()
-        let model = try folder.inferredModel(from: folder.file("products.csv", Self.csv))
+        let text = format == "csv" ? Self.csv : Self.ndjson
+        let model = try folder.inferredModel(from: folder.file("products.\(format)", text))
         let clean = try folder.inferredModel(
-            from: folder.file("clean.csv", Self.withoutThirdRecord(Self.csv, format: "csv")))
+            from: folder.file("clean.\(format)", Self.withoutThirdRecord(text, format: format)))
 
         #expect(model == clean)
         #expect(Self.attributes(of: model) == Self.expectedAttributes.map { "\($0.0): \($0.1)" })
-    }
-
-    @Test func aMalformedNDJSONLineIsSkippedAndTheTypesAreThoseWithoutIt() throws {
-        let folder = try InputFolder()
-        let model = try folder.inferredModel(from: folder.file("products.ndjson", Self.ndjson))
-        let clean = try folder.inferredModel(
-            from: folder.file("clean.ndjson", Self.withoutThirdRecord(Self.ndjson, format: "ndjson")))
-
-        #expect(model == clean)
-        #expect(
-            Self.attributes(of: model) == Self.expectedAttributes.map { "\($0.0): \($0.1)" },
-            "no 'colour': the malformed line adds no column")
     }
 
     /// The sample is ``ModelInference/sampleSize`` well-formed records: a skipped one does not take the place of

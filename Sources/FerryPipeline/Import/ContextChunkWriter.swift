@@ -249,6 +249,15 @@ private struct ChunkApplication {
             let object: ManagedObject
             var isNew = false
             if let existing = byKey[key] {
+                // The object of an earlier record of this chunk must be valid before this record meets it, as a
+                // smaller chunk would have saved it: otherwise that record is refused, and the chunk applied again
+                // without it, where this record comes as if it never had (new, whatever the policy).
+                if let earlier = rowOfObject[ObjectIdentifier(existing)],
+                    let reason = Self.failure(of: existing, in: context)
+                {
+                    fault(earlier, key: key, reason: reason)
+                    continue
+                }
                 // A key an earlier record of the same chunk inserted is treated as stored, as batch mode and a
                 // smaller chunk would: the result must not depend on where the chunks split.
                 switch policy {
@@ -256,27 +265,11 @@ private struct ChunkApplication {
                     counts.unchanged += 1
                     continue
                 case .error:
-                    // An earlier record of this chunk whose object would be refused never stores the key: the pass
-                    // refuses it and the chunk is applied again without it, where this record is new.
-                    if let earlier = rowOfObject[ObjectIdentifier(existing)],
-                        let reason = Self.failure(of: existing, in: context)
-                    {
-                        fault(earlier, key: key, reason: reason)
-                        continue
-                    }
                     throw PipelineError(
                         .conflict,
                         "\(chunk.inputPath), record \(chunk.position(of: row).record): an object with key \(key) is already "
                             + "stored (merge policy: error; store-trump keeps it, object-trump updates it)")
                 default: break
-                }
-                // The earlier record's object must be valid before this one changes it, as a smaller chunk would
-                // have saved it: otherwise that record is refused and this one applies as if it never came.
-                if let earlier = rowOfObject[ObjectIdentifier(existing)],
-                    let reason = Self.failure(of: existing, in: context)
-                {
-                    fault(earlier, key: key, reason: reason)
-                    continue
                 }
                 object = existing
             } else {

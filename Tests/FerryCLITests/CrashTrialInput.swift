@@ -73,12 +73,11 @@ struct CrashTrialInput {
         (0..<records).filter { fates[$0] == .rejected }.map { $0 + 1 }
     }
 
-    /// The counts a run that committed the first `records` records can show. A batch run into the empty table
-    /// defers its indexes: until it builds them, after its last chunk, a record whose key repeats an earlier one is
-    /// stored and counted inserted; the build deletes those rows and counts them unchanged.
-    func possibleCounts(after records: Int, mode: String) -> [StepCounts] {
+    /// The counts a run that committed the first `records` records can show. A run into the empty table, in either
+    /// mode, defers its indexes: until it builds them, after its last chunk, a record whose key repeats an earlier
+    /// one is stored and counted inserted; the build deletes those rows and counts them unchanged.
+    func possibleCounts(after records: Int) -> [StepCounts] {
         let settled = counts(after: records)
-        guard mode == "batch" else { return [settled] }
         var loading = settled
         loading.inserted += loading.unchanged
         loading.unchanged = 0

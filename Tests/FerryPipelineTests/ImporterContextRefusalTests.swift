@@ -34,15 +34,24 @@ struct ImporterContextRefusalTests {
         return counts
     }
 
-    static let productsQuery = "SELECT sku, name, price FROM Product ORDER BY sku"
+    /// The products an import stored, the seed row aside.
+    static let productsQuery = "SELECT sku, name, price FROM Product WHERE sku <> 'SKU-9' ORDER BY sku"
 
     /// Imports `text` (saved as `name`) into a fresh store, in `mode` (context by default) with chunks of
-    /// `chunkSize` records.
+    /// `chunkSize` records. With `seeded`, the store holds SKU-9 first, so the import is not a first load (whose
+    /// indexes are deferred, see ``ContextChunkWriter/insertsEveryRecord``).
     static func importProducts(
         _ name: String, _ text: String, mode: ImportSpec.Mode = .context, policy: MergePolicy, chunkSize: Int,
-        configure: (PersistentContainer) -> Void = { _ in }, _ adjust: (inout ImportSpec) -> Void = { _ in }
+        seeded: Bool = false, configure: (PersistentContainer) -> Void = { _ in },
+        _ adjust: (inout ImportSpec) -> Void = { _ in }
     ) async throws -> Outcome {
         let fixture = try await ImportFixture(configure)
+        if seeded {
+            _ = try await fixture.importProducts([try fixture.file("seed.csv", "sku,name\nSKU-9,Seed\n")], name: "seed")
+            {
+                $0.relationships = []
+            }
+        }
         let rejectsPath = fixture.path("rejects.ndjson")
         let result = try await fixture.importProducts([try fixture.file(name, text)]) {
             $0.mode = mode
@@ -122,7 +131,7 @@ struct ImporterContextRefusalTests {
     @Test func underStoreTrumpTheRecordAfterARefusedOneOfItsKeyIsInsertedAndTheNextKeptOut() async throws {
         for chunkSize in [10, 1] {
             let outcome = try await Self.importProducts(
-                "p.csv", Self.forbiddenNames, policy: .mergeByPropertyStoreTrump, chunkSize: chunkSize,
+                "p.csv", Self.forbiddenNames, policy: .mergeByPropertyStoreTrump, chunkSize: chunkSize, seeded: true,
                 configure: Self.refusingForbiddenNames)
 
             // SKU-2's second record meets a stored key: store-trump keeps the first, so its name is never saved.
@@ -137,6 +146,31 @@ struct ImporterContextRefusalTests {
                 outcome.rejects == [
                     Reject(sku: "SKU-1", record: 1, line: 2, reason: "validation: 'name': this name is not allowed"),
                     Reject(sku: "SKU-3", record: 2, line: 3, reason: Self.badPrice),
+                ], "chunk \(chunkSize)")
+        }
+    }
+
+    /// A first load inserts every record as a new object and the index build keeps each key's first: SKU-2's
+    /// second record is validated as the new object it was, and refused, wherever the chunks split.
+    @Test func inAFirstLoadUnderStoreTrumpARepeatedKeysInvalidRecordIsRefused() async throws {
+        for chunkSize in [10, 1] {
+            let outcome = try await Self.importProducts(
+                "p.csv", Self.forbiddenNames, policy: .mergeByPropertyStoreTrump, chunkSize: chunkSize,
+                configure: Self.refusingForbiddenNames)
+
+            #expect(
+                outcome.counts == Self.counts(read: 5, inserted: 2, updated: 0, unchanged: 0, rejected: 3),
+                "chunk \(chunkSize): \(outcome.counts)")
+            #expect(
+                outcome.rows == [
+                    [.text("SKU-1"), .text("Second"), .text("3")], [.text("SKU-2"), .text("First"), .text("2")],
+                ], "chunk \(chunkSize)")
+            let reason = "validation: 'name': this name is not allowed"
+            #expect(
+                outcome.rejects == [
+                    Reject(sku: "SKU-1", record: 1, line: 2, reason: reason),
+                    Reject(sku: "SKU-3", record: 2, line: 3, reason: Self.badPrice),
+                    Reject(sku: "SKU-2", record: 5, line: 6, reason: reason),
                 ], "chunk \(chunkSize)")
         }
     }

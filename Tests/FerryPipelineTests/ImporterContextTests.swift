@@ -47,9 +47,12 @@ struct ImporterContextTests {
 
     /// Records tied together only by their key are applied in key order (so the save walks the uniqueness index
     /// once): each chunk's new rows get their primary keys in that order, and a record refused at the save is still
-    /// reported where it was read.
+    /// reported where it was read. (A first load has no index to walk: ImporterDeferredIndexTests.)
     @Test func aChunksRecordsAreInsertedInKeyOrderAndRefusedWhereTheyWereRead() async throws {
         let fixture = try await ImportFixture()
+        _ = try await fixture.importProducts([try fixture.file("seed.csv", "sku,name\nSKU-9,Seed\n")], name: "seed") {
+            $0.relationships = []
+        }
         let rejectsPath = fixture.path("rejects.ndjson")
         let text = "sku,name,price\nSKU-3,Third,3\nSKU-1,First,1\nSKU-5,,5\nSKU-4,Fourth,4\nSKU-2,Second,2\n"
         let result = try await fixture.importProducts([try fixture.file("p.csv", text)]) {
@@ -62,7 +65,7 @@ struct ImporterContextTests {
         #expect(result.counts.inserted == 4 && result.counts.rejected == 1)
         #expect(
             try fixture.rows("SELECT sku FROM Product ORDER BY _pk")
-                == ["SKU-1", "SKU-2", "SKU-3", "SKU-4"].map { [.text($0)] })
+                == ["SKU-9", "SKU-1", "SKU-2", "SKU-3", "SKU-4"].map { [.text($0)] })
         let rejects = try ImporterContextRefusalTests.rejects(rejectsPath)
         #expect(rejects.map { [$0.sku, "\($0.record)", "\($0.line)"] } == [["SKU-5", "3", "4"]])
     }

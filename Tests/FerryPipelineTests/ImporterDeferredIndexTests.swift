@@ -6,8 +6,8 @@ import Testing
 
 @testable import FerryPipeline
 
-/// A batch import into an empty table loads it with its indexes deferred and builds them at the end: the result is
-/// the one insert-or-ignore gives, and a run that dies first leaves the build to the next.
+/// An import into an empty table, in either mode, loads it with its indexes deferred and builds them at the end: the
+/// result is the one insert-or-ignore gives, and a run that dies first leaves the build to the next.
 struct ImporterDeferredIndexTests {
     static let input = """
         sku,name,category
@@ -21,14 +21,17 @@ struct ImporterDeferredIndexTests {
 
     static let indexQuery = "SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'Product_unique_sku'"
 
-    @Test func aLoadIntoAnEmptyTableEndsAsInsertOrIgnoreWouldHaveLeftIt() async throws {
+    @Test(arguments: [ImportSpec.Mode.batch, .context])
+    func aLoadIntoAnEmptyTableEndsAsInsertOrIgnoreWouldHaveLeftIt(mode: ImportSpec.Mode) async throws {
         let empty = try await ImportFixture()
         let holding = try await ImportFixture()
         // One row already stored: that table keeps its indexes.
         _ = try await holding.importProducts([try holding.file("seed.csv", "sku,name,category\nSKU-9,nine,Tea\n")])
 
-        let loaded = try await empty.importProducts([try empty.file("products.csv", Self.input)])
-        let checked = try await holding.importProducts([try holding.file("products.csv", Self.input)])
+        let loaded = try await empty.importProducts([try empty.file("products.csv", Self.input)]) { $0.mode = mode }
+        let checked = try await holding.importProducts([try holding.file("products.csv", Self.input)]) {
+            $0.mode = mode
+        }
 
         #expect(loaded.counts == checked.counts)
         #expect(loaded.counts.read == 6 && loaded.counts.inserted == 3 && loaded.counts.unchanged == 3)

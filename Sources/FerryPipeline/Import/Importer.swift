@@ -18,10 +18,11 @@ public import Logging
 /// to `rejectsPath` at the end. A run killed at any moment leaves the store holding exactly its committed chunks,
 /// and `resume: true` continues after the last of them.
 ///
-/// A batch import into an empty table under insert-or-ignore loads it with its indexes deferred and builds them
-/// once the last chunk is in (see ``PersistentStore/deferIndexes(ofEntity:owner:)``); a run that ends before the
-/// build leaves it to the next run on the store, which does it first. The caller holds the store's lock
-/// (``StoreLock``): two runs at once would build each other's indexes.
+/// An import into an empty table under store-trump or rollback, in either mode, loads it with its indexes deferred
+/// and builds them once the last chunk is in (see ``PersistentStore/deferIndexes(ofEntity:owner:)``; in context
+/// mode, ``ContextChunkWriter/insertsEveryRecord``); a run that ends before the build leaves it to the next run on
+/// the store, which does it first. The caller holds the store's lock (``StoreLock``): two runs at once would build
+/// each other's indexes.
 public struct Importer: Sendable {
     /// The container whose store receives the records.
     public let container: PersistentContainer
@@ -91,7 +92,8 @@ public struct Importer: Sendable {
         let writer: any ChunkWriter =
             spec.mode == .batch
             ? BatchChunkWriter(store: store, plan: plan, author: author)
-            : ContextChunkWriter(container: container, plan: plan, author: author)
+            : ContextChunkWriter(
+                container: container, plan: plan, author: author, insertsEveryRecord: deferredTable != nil)
         let channel = ChunkChannel(capacity: 0)
         // Rows go in key order when the writer allows it, except while the table's indexes are deferred (there is
         // no index to walk).
@@ -187,10 +189,11 @@ public struct Importer: Sendable {
     }
 
     /// Defers the indexes of the table `spec` loads when it is empty and the load qualifies (see
-    /// ``PersistentStore/deferIndexes(ofEntity:owner:)``): batch mode, insert-or-ignore, and no relationship resolved
-    /// against that same table (a key found there could be a row the build deletes). Returns the table, or `nil`.
+    /// ``PersistentStore/deferIndexes(ofEntity:owner:)``): a stored key wins (store-trump or rollback), and no
+    /// relationship is resolved against that same table (a key found there could be a row the build deletes).
+    /// Returns the table, or `nil`.
     private func deferIndexes(_ spec: ImportSpec, plan: ImportPlan, run: Int64) async throws -> String? {
-        guard spec.mode == .batch, spec.mergePolicy == .mergeByPropertyStoreTrump || spec.mergePolicy == .rollback
+        guard spec.mergePolicy == .mergeByPropertyStoreTrump || spec.mergePolicy == .rollback
         else { return nil }
         let table = container.model.rootEntity(of: spec.entity)
         for column in plan.columns {

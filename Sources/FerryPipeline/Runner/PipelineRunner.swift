@@ -33,7 +33,7 @@ public struct PipelineRunner: Sendable {
         let started = ContinuousClock.now
         var report = PipelineReport(pipeline: file.path, store: file.store)
         do {
-            // A batch import killed before building the indexes it deferred left them to whoever writes next.
+            // An import killed before building the indexes it deferred left them to whoever writes next.
             try await RunLedger(store: container.persistentStore).finishDeferredIndexes(logger: logger)
         } catch {
             throw PipelineRunError(report: report, underlying: error)

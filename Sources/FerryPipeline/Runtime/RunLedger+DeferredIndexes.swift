@@ -2,7 +2,7 @@ import FerrySQLite
 import FerryStore
 public import Logging
 
-/// A batch import into an empty table defers the table's indexes (see ``PersistentStore/deferIndexes(ofEntity:owner:)``)
+/// An import into an empty table defers the table's indexes (see ``PersistentStore/deferIndexes(ofEntity:owner:)``)
 /// and builds them when it ends; the rows the build deletes (their key repeated an earlier record's) move from the
 /// run's inserted count to its unchanged count in the build's own transaction, so the ledger keeps agreeing with the
 /// rows.

@@ -60,6 +60,10 @@ public final class WALCheckpointer: Sendable {
             do {
                 let (log, copied) = try passiveCheckpoint()
                 logger.trace("checkpoint", metadata: ["logPages": "\(log)", "copiedPages": "\(copied)"])
+            } catch let error as SQLiteError where error.code == .busy {
+                // Another connection is checkpointing: the writer itself, once the log passed four times the
+                // threshold. It copies the log; the next commit past the threshold asks again.
+                logger.debug("checkpoint of \(path) skipped: another connection is checkpointing")
             } catch {
                 // The log then grows until a later checkpoint succeeds; nothing is lost.
                 logger.warning("checkpoint of \(path) failed: \(error)")

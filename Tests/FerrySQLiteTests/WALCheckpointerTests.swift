@@ -1,5 +1,7 @@
 import FerryTestSupport
 import Foundation
+import Logging
+import Synchronization
 import Testing
 
 @testable import FerrySQLite
@@ -83,5 +85,55 @@ struct WALCheckpointerTests {
         #expect(try fixture.databaseBytes() == before)
         let rows = try fixture.writer.prepare("SELECT count(*) FROM t").fetchOne()
         #expect(rows == Row([.integer(1500)]))
+    }
+
+    /// A checkpoint that finds another connection checkpointing (here, one holding the database in exclusive locking
+    /// mode stands in for the writer checkpointing itself) is skipped without a warning: the run is fine.
+    @Test func aCheckpointRefusedBecauseAnotherIsUnderWayIsNoWarning() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("db.sqlite").path
+        let writer = try Connection(path: path)
+        try writer.execute("CREATE TABLE t (body TEXT)")
+        try writer.execute("PRAGMA locking_mode = EXCLUSIVE")
+        let log = CapturedLog()
+        let checkpointer = WALCheckpointer(
+            path: path, thresholdPages: 1, synchronous: "NORMAL",
+            logger: Logger(label: "test") { _ in CapturedLog.Handler(log: log) })
+        checkpointer.attach(to: writer)
+        // The commit asks the checkpointer for a checkpoint, which the writer's lock refuses.
+        try writer.execute("INSERT INTO t VALUES ('x')")
+        checkpointer.waitUntilIdle()
+
+        let busy = try #require(log.entries.first)
+        #expect(busy.level == .debug && busy.message.contains("another connection is checkpointing"))
+        #expect(!log.entries.contains { $0.level >= .warning }, "\(log.entries)")
+    }
+}
+
+/// What a logger was given, kept for a test to read.
+final class CapturedLog: Sendable {
+    struct Entry: Sendable {
+        var level: Logger.Level
+        var message: String
+    }
+
+    private let kept = Mutex<[Entry]>([])
+    var entries: [Entry] { kept.withLock { $0 } }
+
+    /// Hands every message, at any level, to `log`.
+    struct Handler: LogHandler {
+        let log: CapturedLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            log.kept.withLock { $0.append(Entry(level: event.level, message: "\(event.message)")) }
+        }
     }
 }

@@ -150,35 +150,15 @@ struct ImporterContextRefusalTests {
         }
     }
 
-    /// A first load inserts every record as a new object and the index build keeps each key's first: SKU-2's
-    /// second record is validated as the new object it was, and refused, wherever the chunks split.
-    @Test func inAFirstLoadUnderStoreTrumpARepeatedKeysInvalidRecordIsRefused() async throws {
+    /// Under object-trump each refused record is pinned on itself, not on its key's other records. So it is in a
+    /// first load under store-trump, which inserts every record as a new object (the index build then keeps each
+    /// key's first): SKU-2's second record is validated as the new object it was, and refused, wherever the chunks
+    /// split.
+    @Test(arguments: [MergePolicy.mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump])
+    func eachRefusedRecordIsPinnedOnItselfUnderObjectTrumpAndInAFirstLoad(policy: MergePolicy) async throws {
         for chunkSize in [10, 1] {
             let outcome = try await Self.importProducts(
-                "p.csv", Self.forbiddenNames, policy: .mergeByPropertyStoreTrump, chunkSize: chunkSize,
-                configure: Self.refusingForbiddenNames)
-
-            #expect(
-                outcome.counts == Self.counts(read: 5, inserted: 2, updated: 0, unchanged: 0, rejected: 3),
-                "chunk \(chunkSize): \(outcome.counts)")
-            #expect(
-                outcome.rows == [
-                    [.text("SKU-1"), .text("Second"), .text("3")], [.text("SKU-2"), .text("First"), .text("2")],
-                ], "chunk \(chunkSize)")
-            let reason = "validation: 'name': this name is not allowed"
-            #expect(
-                outcome.rejects == [
-                    Reject(sku: "SKU-1", record: 1, line: 2, reason: reason),
-                    Reject(sku: "SKU-3", record: 2, line: 3, reason: Self.badPrice),
-                    Reject(sku: "SKU-2", record: 5, line: 6, reason: reason),
-                ], "chunk \(chunkSize)")
-        }
-    }
-
-    @Test func underObjectTrumpEachRefusedRecordIsPinnedOnItselfNotOnItsKeysOtherRecords() async throws {
-        for chunkSize in [10, 1] {
-            let outcome = try await Self.importProducts(
-                "p.csv", Self.forbiddenNames, policy: .mergeByPropertyObjectTrump, chunkSize: chunkSize,
+                "p.csv", Self.forbiddenNames, policy: policy, chunkSize: chunkSize,
                 configure: Self.refusingForbiddenNames)
 
             #expect(

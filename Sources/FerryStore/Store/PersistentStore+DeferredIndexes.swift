@@ -18,10 +18,11 @@ public struct DeferredIndexes: Sendable, Hashable {
 ///
 /// Only an empty table with exactly one uniqueness index (a constraint declared on its root entity), in a store
 /// that records no history, qualifies. While its indexes are deferred, a batch insert under store-trump, or a
-/// context's save (its uniqueness check relies on the index), stores every row, a repeated key included; ``buildDeferredIndexes(ofTable:companion:)`` then deletes each row whose key
-/// repeats an earlier row's (the lowest primary key wins, the row insert-or-ignore would have kept) and builds
-/// the indexes, in one transaction. Which indexes were dropped is recorded in `ferry_deferred_indexes` in the
-/// transaction that drops them, so a load killed midway leaves the record to finish from.
+/// context's save (its uniqueness check relies on the index), stores every row, a repeated key included;
+/// ``buildDeferredIndexes(ofTable:companion:)`` then deletes each row whose key repeats an earlier row's (the
+/// lowest primary key wins, the row insert-or-ignore would have kept) and builds the indexes, in one transaction.
+/// Which indexes were dropped is recorded in `ferry_deferred_indexes` in the transaction that drops them, so a load
+/// killed midway leaves the record to finish from.
 ///
 /// Until they are built, the table has no uniqueness index: an upsert into it fails, and a reader may see rows
 /// whose key repeats an earlier row's. Whoever holds the store for writing finishes deferred indexes before

@@ -72,6 +72,11 @@ row() {  # row TASK FILE FERRY-COMMAND C-COMMAND
     printf "%-34s %10.3f %10.3f %9.0f %9.0f %7.2fx %10.1f\n", t, a, b, n/a/1e6, n/b/1e6, 1/r, p }'
 }
 
+# The C reference's upsert of the update file into a copy of the loaded store BASE, as a command for row.
+c_upsert() {
+  echo "sh -c 'cp $1 $WORK/cu.sqlite; rm -f $WORK/cu.sqlite-*; $LIMIT import-csv $WORK/cu.sqlite $UPD --mode upsert $CI_OPTS'"
+}
+
 row "count CSV ($ROWS rows)" "$CSV" "$FERRY count $CSV" "$LIMIT parse-csv $CSV"
 row "count NDJSON ($ROWS rows)" "$ND" "$FERRY count $ND" "$LIMIT parse-ndjson $ND"
 
@@ -87,7 +92,7 @@ if [ "${IMPORT:-1}" = 1 ]; then
     "sh -c 'rm -f $WORK/c.sqlite*; $LIMIT import-ndjson $WORK/c.sqlite $ND --mode unique $CI_OPTS'"
   $FI --store "$WORK/ibase.sqlite" "$CSV"
   "$LIMIT" import-csv "$WORK/icbase.sqlite" "$CSV" --mode unique $CI_OPTS >&2
-  C_UPSERT_I="sh -c 'cp $WORK/icbase.sqlite $WORK/cu.sqlite; rm -f $WORK/cu.sqlite-*; $LIMIT import-csv $WORK/cu.sqlite $UPD --mode upsert $CI_OPTS'"
+  C_UPSERT_I=$(c_upsert "$WORK/icbase.sqlite")
   row "ferry import upsert (update file)" "$UPD" \
     "sh -c 'cp $WORK/ibase.sqlite $WORK/fu.sqlite; rm -f $WORK/fu.sqlite-* $WORK/fu.sqlite.lock; $FI --merge-policy object-trump --store $WORK/fu.sqlite $UPD'" \
     "$C_UPSERT_I"
@@ -132,7 +137,7 @@ if [ "${STORE:-1}" = 1 ]; then
     "sh -c 'rm -f $WORK/f.sqlite*; $BENCH batch-insert $CSV $WORK/f.sqlite'" "$C_UNIQUE"
   "$BENCH" batch-insert "$CSV" "$WORK/fbase.sqlite" >&2
   "$LIMIT" import-csv "$WORK/cbase.sqlite" "$CSV" --mode unique $CI_OPTS >&2
-  C_UPSERT="sh -c 'cp $WORK/cbase.sqlite $WORK/cu.sqlite; rm -f $WORK/cu.sqlite-*; $LIMIT import-csv $WORK/cu.sqlite $UPD --mode upsert $CI_OPTS'"
+  C_UPSERT=$(c_upsert "$WORK/cbase.sqlite")
   for form in packed values; do
     flag=$([ "$form" = packed ] && echo --packed || true)
     row "upsert of the update file, $form" "$UPD" \

@@ -15,12 +15,13 @@ struct WALCheckpointerTests {
         let writer: Connection
         let checkpointer: WALCheckpointer
 
-        init(threshold: Int) throws {
+        init(threshold: Int, logger: Logger = Logger(label: "ferry.sqlite")) throws {
             folder = try TestSupport.makeTemporaryFolder()
             path = folder.appendingPathComponent("db.sqlite").path
             writer = try Connection(path: path)
             try writer.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)")
-            checkpointer = WALCheckpointer(path: path, thresholdPages: threshold, synchronous: "NORMAL")
+            checkpointer = WALCheckpointer(
+                path: path, thresholdPages: threshold, synchronous: "NORMAL", logger: logger)
             checkpointer.attach(to: writer)
         }
 
@@ -90,20 +91,12 @@ struct WALCheckpointerTests {
     /// A checkpoint that finds another connection checkpointing (here, one holding the database in exclusive locking
     /// mode stands in for the writer checkpointing itself) is skipped without a warning: the run is fine.
     @Test func aCheckpointRefusedBecauseAnotherIsUnderWayIsNoWarning() throws {
-        let folder = try TestSupport.makeTemporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("db.sqlite").path
-        let writer = try Connection(path: path)
-        try writer.execute("CREATE TABLE t (body TEXT)")
-        try writer.execute("PRAGMA locking_mode = EXCLUSIVE")
         let log = CapturedLog()
-        let checkpointer = WALCheckpointer(
-            path: path, thresholdPages: 1, synchronous: "NORMAL",
-            logger: Logger(label: "test") { _ in CapturedLog.Handler(log: log) })
-        checkpointer.attach(to: writer)
+        let fixture = try Fixture(threshold: 1, logger: Logger(label: "test") { _ in CapturedLog.Handler(log: log) })
+        try fixture.writer.execute("PRAGMA locking_mode = EXCLUSIVE")
         // The commit asks the checkpointer for a checkpoint, which the writer's lock refuses.
-        try writer.execute("INSERT INTO t VALUES ('x')")
-        checkpointer.waitUntilIdle()
+        try fixture.commit(rows: 1)
+        fixture.checkpointer.waitUntilIdle()
 
         let busy = try #require(log.entries.first)
         #expect(busy.level == .debug && busy.message.contains("another connection is checkpointing"))

@@ -166,10 +166,19 @@ struct ExportCommandTests {
             let later = try ferry.run(["history", "--store", store, "--after", "1"])
             #expect(later.status == 0)
             #expect(later.standardOutput.hasPrefix("#2 "))
-            #expect(later.standardOutput.contains("author=nightly (1 changes)\n  insert Product 3\n"))
+            #expect(later.standardOutput.contains("author=nightly (1 change)\n  insert Product 3\n"))
             let seed = try ferry.run(["history", "--store", store, "--author", "seed", "--json"])
             #expect(seed.standardOutput.contains("\"seed\""))
             #expect(!seed.standardOutput.contains("\"nightly\""))
+
+            let latest = try ferry.run(["history", "--store", store, "--limit", "1"])
+            #expect(latest.status == 0, "\(latest.standardError)")
+            #expect(latest.standardOutput.hasPrefix("#2 "))
+            #expect(!latest.standardOutput.contains("#1 "))
+            let first = try ferry.run(["history", "--store", store, "--after", "0", "--limit", "1"])
+            #expect(first.standardOutput.hasPrefix("#1 "))
+            #expect(!first.standardOutput.contains("#2 "))
+            #expect(try ferry.run(["history", "--store", store, "--limit", "0"]).status == 64)
         }
     }
 

@@ -39,6 +39,20 @@ struct HistoryFetchTests {
         #expect(second.changes.map(\.kind) == [.insert])
     }
 
+    @Test func aLimitKeepsTheLatestTransactionsOrTheFirstAfterAToken() async throws {
+        let fixture = try await HistoryFixture()
+        let tokens = try threeSaves(fixture)
+        let store = fixture.store
+
+        let latest = try await store.fetchHistory(after: nil, limit: 2)
+        #expect(latest.map(\.token) == [tokens[1], tokens[2]])
+        // Each transaction listed keeps its own changes, and only those.
+        #expect(latest.map(\.changes.count) == [1, 1])
+        #expect(try await store.fetchHistory(after: tokens[0], limit: 1).map(\.token) == [tokens[1]])
+        #expect(try await store.fetchHistory(after: nil, author: "a", limit: 1).map(\.token) == [tokens[2]])
+        #expect(try await store.fetchHistory(after: nil, limit: 10).map(\.token) == tokens)
+    }
+
     @Test func deletingHistoryBeforeATokenKeepsTheRestAndNeverReusesTokens() async throws {
         let fixture = try await HistoryFixture()
         let tokens = try threeSaves(fixture)

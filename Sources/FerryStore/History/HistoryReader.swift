@@ -8,10 +8,11 @@ struct HistoryReader {
     let storeIdentifier: String
 
     /// The transactions after `token` (all kept ones for `nil`), oldest first, with their changes; only `author`'s
-    /// when given.
+    /// when given. With a `limit`, at most that many: the first ones after `token`, or the latest ones when `token`
+    /// is `nil`.
     ///
     /// - Throws: ``StoreError`` `.historyTokenExpired` when transactions after `token` were deleted; ``SQLiteError``.
-    func transactions(after token: Int64?, author: String?) throws -> [HistoryTransaction] {
+    func transactions(after token: Int64?, author: String?, limit: Int? = nil) throws -> [HistoryTransaction] {
         guard try HistoryTables.exist(on: connection) else { return [] }
         if let token, let purged = try purgedThrough(), token < purged {
             throw StoreError(
@@ -25,25 +26,33 @@ struct HistoryReader {
         let bindings = [after] + (author.map { [SQLiteValue.text($0)] } ?? [])
         let transactionsTable = SQL.identifier(HistoryTables.transactions)
 
+        // Without a token, a limit keeps the latest transactions: read newest first, then turn the list around.
+        let newestFirst = token == nil && limit != nil
+        let limitClause = limit.map { " LIMIT \(max($0, 0))" } ?? ""
         var transactions: [HistoryTransaction] = []
-        var indexes: [Int64: Int] = [:]
         for row in try rows(
             "SELECT t.token, t.timestamp, t.author, t.context_name FROM \(transactionsTable) AS t "
-                + "WHERE t.token > ?\(authorFilter) ORDER BY t.token", bindings)
+                + "WHERE t.token > ?\(authorFilter) ORDER BY t.token\(newestFirst ? " DESC" : "")\(limitClause)",
+            bindings)
         {
             guard let number = row[0].integer else { continue }
-            indexes[number] = transactions.count
             transactions.append(
                 HistoryTransaction(
                     token: number, timestamp: Date(timeIntervalSince1970: row[1].real ?? 0), author: row[2].text,
                     contextName: row[3].text, changes: []))
         }
-        guard !transactions.isEmpty else { return [] }
+        if newestFirst { transactions.reverse() }
+        guard let first = transactions.first?.token, let last = transactions.last?.token else { return [] }
+        var indexes: [Int64: Int] = [:]
+        for (index, transaction) in transactions.enumerated() { indexes[transaction.token] = index }
+        // The changes of the transactions listed: their tokens' range, and the author's within it.
+        let rangeBindings = [SQLiteValue.integer(first), .integer(last)] + bindings.dropFirst()
 
         var tombstones: [ChangeKey: [String: AttributeValue]] = [:]
         for row in try rows(
             "SELECT s.token, s.ent, s.pk, s.attribute, s.value FROM \(SQL.identifier(HistoryTables.tombstones)) AS s "
-                + "JOIN \(transactionsTable) AS t ON t.token = s.token WHERE s.token > ?\(authorFilter)", bindings)
+                + "JOIN \(transactionsTable) AS t ON t.token = s.token WHERE s.token BETWEEN ? AND ?\(authorFilter)",
+            rangeBindings)
         {
             guard let key = ChangeKey(row), let attribute = row[3].text, let entity = schema.entityNames[key.ent],
                 let type = schema.model.allAttributes(of: entity).first(where: { $0.name == attribute })?.type,
@@ -53,8 +62,8 @@ struct HistoryReader {
         }
         for row in try rows(
             "SELECT c.token, c.ent, c.pk, c.kind, c.updated FROM \(SQL.identifier(HistoryTables.changes)) AS c "
-                + "JOIN \(transactionsTable) AS t ON t.token = c.token WHERE c.token > ?\(authorFilter) "
-                + "ORDER BY c.token, c.ent, c.pk", bindings)
+                + "JOIN \(transactionsTable) AS t ON t.token = c.token WHERE c.token BETWEEN ? AND ?\(authorFilter) "
+                + "ORDER BY c.token, c.ent, c.pk", rangeBindings)
         {
             guard let key = ChangeKey(row), let index = indexes[key.token], let entity = schema.entityNames[key.ent],
                 let kind = row[3].text.flatMap(HistoryChange.Kind.init(storedName:))

@@ -25,17 +25,22 @@ extension PersistentStore {
     /// The transactions recorded after `token` (every kept one for `nil`), oldest first, each with its changes;
     /// only those whose author is `author` when given.
     ///
-    /// A store that never recorded history has none. Everything is read at once: purge what every consumer has
-    /// seen with ``deleteHistory(before:)``.
+    /// A `limit` bounds how many are read: the first `limit` after `token`, so a consumer pages forward by passing
+    /// the last token it got; without a token, the latest `limit`. A store that never recorded history has none.
+    /// Purge what every consumer has seen with ``deleteHistory(before:)``.
     ///
     /// ```swift
-    /// let batches = try await store.fetchHistory(after: lastToken, author: "nightly-import")
+    /// let batches = try await store.fetchHistory(after: lastToken, author: "nightly-import", limit: 100)
     /// ```
     ///
     /// - Throws: ``StoreError`` `.historyTokenExpired` when transactions after `token` were deleted (then fetch the
     ///   current state again and continue from ``currentHistoryToken()``), `.sqlite`.
-    public func fetchHistory(after token: Int64?, author: String? = nil) async throws -> [HistoryTransaction] {
-        try await historyAccess("fetching history") { reader in try reader.transactions(after: token, author: author) }
+    public func fetchHistory(after token: Int64?, author: String? = nil, limit: Int? = nil) async throws
+        -> [HistoryTransaction]
+    {
+        try await historyAccess("fetching history") { reader in
+            try reader.transactions(after: token, author: author, limit: limit)
+        }
     }
 
     /// Deletes the transactions before `token` (not `token`'s own), with their changes

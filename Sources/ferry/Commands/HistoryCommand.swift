@@ -12,10 +12,13 @@ struct HistoryCommand: AsyncParsableCommand {
             Every save and batch request on a store that records history is a transaction with a token (a number \
             that only grows), a timestamp, an author and its changes: insert, update (with the properties changed) \
             or delete (with the deleted object's unique keys, its tombstone). --after TOKEN lists only later \
-            transactions, so a consumer can keep the last token it saw; --author keeps one writer's transactions.
+            transactions, so a consumer can keep the last token it saw; --author keeps one writer's transactions. \
+            --limit N lists at most N: the latest N, or with --after the first N after that token (page forward \
+            with the last token listed).
 
             Examples:
               ferry history --store catalog.sqlite
+              ferry history --store catalog.sqlite --limit 5
               ferry history --store catalog.sqlite --after 120 --author nightly-import
               ferry history --store catalog.sqlite --json | jq '.[].changes | length'
             """
@@ -30,6 +33,9 @@ struct HistoryCommand: AsyncParsableCommand {
     @Option(help: "List only the transactions of this author.")
     var author: String?
 
+    @Option(help: "List at most this many transactions: the latest, or the first after --after.")
+    var limit: Int?
+
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
@@ -38,12 +44,16 @@ struct HistoryCommand: AsyncParsableCommand {
 
     @OptionGroup var logging: LoggingOptions
 
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+
     func run() async throws {
         let logger = logging.bootstrap()
         let transactions = try await reportingFailures { () async throws -> [HistoryTransaction] in
             let container = try await StoreOpening.existingContainer(
                 storePath: store, modelPath: model, logger: logger)
-            return try await container.persistentStore.fetchHistory(after: after, author: author)
+            return try await container.persistentStore.fetchHistory(after: after, author: author, limit: limit)
         }
         let entries = transactions.map(Entry.init)
         if json {
@@ -101,7 +111,7 @@ struct HistoryCommand: AsyncParsableCommand {
             var line = "#\(token) \(timestamp)"
             if let author { line += " author=\(author)" }
             if let contextName { line += " context=\(contextName)" }
-            line += " (\(changes.count) changes)\n"
+            line += " (\(counted(changes.count, "change", "changes")))\n"
             for change in changes {
                 line += "  \(change.kind) \(change.entity) \(change.pk)"
                 if let updated = change.updated, !updated.isEmpty { line += " [\(updated.joined(separator: ", "))]" }

@@ -27,7 +27,7 @@ struct ValidateCommand: ParsableCommand {
             if text.split(separator: "\n").contains(where: { $0.hasPrefix("entities:") }) {
                 let model = try ModelFile(contentsOf: file)
                 for warning in model.warnings { printError("warning: \(warning)") }
-                print("\(file): valid model (\(model.model.entities.count) entities)")
+                print("\(file): valid model (\(counted(model.model.entities.count, "entity", "entities")))")
                 return
             }
             let pipeline = try PipelineFileParser.parse(contentsOf: file)
@@ -39,7 +39,7 @@ struct ValidateCommand: ParsableCommand {
             }
             let issues = PipelineValidator.issues(in: pipeline, model: model)
             guard issues.isEmpty else { throw PipelineFileError(issues: issues) }
-            print("\(file): valid pipeline (\(pipeline.steps.count) steps on \(pipeline.store))")
+            print("\(file): valid pipeline (\(counted(pipeline.steps.count, "step", "steps")) on \(pipeline.store))")
         }
     }
 }

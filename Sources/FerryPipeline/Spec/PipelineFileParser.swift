@@ -47,6 +47,11 @@ public struct PipelineFileParser {
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml)
+        } catch let error as YamlError {
+            let problem = YAMLSyntaxProblem(error, yaml: yaml)
+            throw PipelineFileError(issues: [
+                PipelineIssue(file: path, line: problem.line, keyPath: "", message: problem.message)
+            ])
         } catch {
             throw PipelineFileError(issues: [
                 PipelineIssue(file: path, line: nil, keyPath: "", message: "not valid YAML: \(error)")

@@ -1,3 +1,4 @@
+import FerryStore
 import Yams
 
 /// Reads typed values out of a YAML tree, noting each problem with its line and key path instead of stopping at
@@ -32,7 +33,7 @@ struct YAMLReader {
                 continue
             }
             if let allowed, !allowed.contains(key) {
-                report(keyNode, Self.join(keyPath, key), "unknown key; expected one of \(Self.list(allowed))")
+                report(keyNode, Self.join(keyPath, key), NameSuggestion.unknown("key", key, expected: allowed))
                 continue
             }
             pairs.append((key, keyNode, value))
@@ -93,7 +94,9 @@ struct YAMLReader {
     mutating func choice<Value>(_ node: Node, _ keyPath: String, _ choices: [(String, Value)]) -> Value? {
         guard let text = string(node, keyPath) else { return nil }
         if let found = choices.first(where: { $0.0 == text }) { return found.1 }
-        report(node, keyPath, "expected \(Self.list(choices.map(\.0))), found '\(text)'")
+        let spellings = choices.map(\.0)
+        let suggestion = NameSuggestion.suggestion(for: text, among: spellings).map { "; did you mean '\($0)'?" }
+        report(node, keyPath, "expected \(Self.list(spellings)), found '\(text)'\(suggestion ?? "")")
         return nil
     }
 

@@ -79,7 +79,7 @@ extension ModelFileParser {
         }
         guard let type = ModelFileVocabulary.simpleType(named: name) else {
             report(
-                .unknownType, ModelFileVocabulary.unknown("type", name, expected: ModelFileVocabulary.typeNames),
+                .unknownType, NameSuggestion.unknown("type", name, expected: ModelFileVocabulary.typeNames),
                 element, node)
             return nil
         }
@@ -144,7 +144,7 @@ extension ModelFileParser {
         guard let rule = DeleteRule(rawValue: name) else {
             report(
                 .invalidValue,
-                ModelFileVocabulary.unknown("delete rule", name, expected: ModelFileVocabulary.deleteRuleNames),
+                NameSuggestion.unknown("delete rule", name, expected: ModelFileVocabulary.deleteRuleNames),
                 element, node)
             return nil
         }

@@ -173,9 +173,9 @@ struct ModelFileParser {
             guard allowed.contains(key) else {
                 let message =
                     ModelFileVocabulary.misplacedKeyMessage(key, allowed: allowed)
-                    ?? ModelFileVocabulary.unknown("key", key, expected: allowed)
+                    ?? NameSuggestion.unknown("key", key, expected: allowed)
                 report(.unknownKey, message, element, keyNode)
-                if let suggestion = ModelFileVocabulary.suggestion(for: key, among: allowed) {
+                if let suggestion = NameSuggestion.suggestion(for: key, among: allowed) {
                     fields.suggestedKeys.insert(suggestion)
                 }
                 continue

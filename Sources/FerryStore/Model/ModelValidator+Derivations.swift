@@ -117,7 +117,7 @@ extension ModelValidator {
         guard let relationship = relationships.first(where: { $0.name == name }), relationship.isToMany else {
             var message = "\(prefix): '\(name)' is not a to-many relationship of \(entity)"
             let toMany = relationships.filter(\.isToMany).map(\.name)
-            if let suggestion = ModelFileVocabulary.suggestion(for: name, among: toMany) {
+            if let suggestion = NameSuggestion.suggestion(for: name, among: toMany) {
                 message += "; did you mean '\(suggestion)'?"
             }
             error(.invalidDerivation, message, element, key: "derivation")
@@ -147,7 +147,7 @@ extension ModelValidator {
                     fail("'\(name)' is a relationship of \(current); a derivation copies an attribute")
                 } else {
                     var message = "'\(name)' is not an attribute of \(current)"
-                    if let suggestion = ModelFileVocabulary.suggestion(for: name, among: attributes.map(\.name)) {
+                    if let suggestion = NameSuggestion.suggestion(for: name, among: attributes.map(\.name)) {
                         message += "; did you mean '\(suggestion)'?"
                     }
                     fail(message)

@@ -9,7 +9,7 @@ extension ModelValidator {
         checkCounts(of: relationship, element)
         guard model.entity(named: relationship.destinationEntity) != nil else {
             let names = model.entities.map(\.name)
-            let message = ModelFileVocabulary.unknown(
+            let message = NameSuggestion.unknown(
                 "destination entity", relationship.destinationEntity,
                 expected: names)
             error(.unknownEntity, message, element, key: "to")
@@ -67,7 +67,7 @@ extension ModelValidator {
                     element, key: "inverse")
             } else {
                 var message = "inverse '\(inverseName)' is not a relationship of \(destination)"
-                if let suggestion = ModelFileVocabulary.suggestion(for: inverseName, among: candidates.map(\.name)) {
+                if let suggestion = NameSuggestion.suggestion(for: inverseName, among: candidates.map(\.name)) {
                     message += "; did you mean '\(suggestion)'?"
                 } else {
                     let names = candidates.map(\.name).joined(separator: ", ")

@@ -57,7 +57,7 @@ struct ModelValidator {
         for entity in model.entities {
             let element = ModelElement.entity(entity.name)
             if let parent = entity.parentEntity, model.entity(named: parent) == nil {
-                let message = ModelFileVocabulary.unknown("parent entity", parent, expected: names)
+                let message = NameSuggestion.unknown("parent entity", parent, expected: names)
                 error(.unknownParent, message, element, key: "parent")
             }
             if entity.isAbstract && model.subentities(of: entity.name).isEmpty {
@@ -161,7 +161,7 @@ struct ModelValidator {
                         "\(shown) names relationship '\(name)'; constraints may name attributes only", element, key: key
                     )
                 } else {
-                    let message = ModelFileVocabulary.unknown("attribute", name, expected: attributes.map(\.name))
+                    let message = NameSuggestion.unknown("attribute", name, expected: attributes.map(\.name))
                     error(.invalidConstraint, "\(shown) names an \(message)", element, key: key)
                 }
             }
@@ -194,7 +194,7 @@ struct ModelValidator {
                     }
                 } else {
                     let candidates = attributes.map(\.name) + relationships.map(\.name)
-                    let message = ModelFileVocabulary.unknown("property", name, expected: candidates)
+                    let message = NameSuggestion.unknown("property", name, expected: candidates)
                     error(.invalidIndex, "\(shown) names an \(message)", element, key: key)
                 }
             }
@@ -210,7 +210,7 @@ struct ModelValidator {
             if name.isEmpty { error(.invalidName, "the name is empty", element) }
             if model.entity(named: template.entity) == nil {
                 error(
-                    .unknownEntity, ModelFileVocabulary.unknown("entity", template.entity, expected: names), element,
+                    .unknownEntity, NameSuggestion.unknown("entity", template.entity, expected: names), element,
                     key: "entity")
             }
             if template.predicate.allSatisfy(\.isWhitespace) {

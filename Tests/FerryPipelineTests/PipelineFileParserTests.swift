@@ -1,0 +1,61 @@
+import Testing
+
+@testable import FerryPipeline
+
+/// Mistakes of form in a pipeline file: each is one issue at its own line, with a suggestion when a word is close
+/// to a valid one.
+struct PipelineFileParserTests {
+    private func issues(_ yaml: String) -> [PipelineIssue] {
+        do {
+            _ = try PipelineFileParser.parse(yaml: yaml, path: "nightly.yml")
+            return []
+        } catch let error as PipelineFileError {
+            return error.issues
+        } catch {
+            Issue.record("unexpected error \(error)")
+            return []
+        }
+    }
+
+    @Test func aKeyWrittenTwicePointsAtItsSecondLineAndNotAtTheWholeFile() {
+        let found = issues(
+            """
+            store: catalog.sqlite
+            steps:
+              - batchDelete: { entity: Product, where: "price < 0" }
+            store: other.sqlite
+            """)
+        #expect(found.count == 1)
+        #expect(found.first?.line == 4)
+        #expect(
+            found.first?.description
+                == "nightly.yml:4: 'store' appears twice in one mapping (first at line 1); each name may appear once")
+    }
+
+    @Test func aMisspelledKeyIsAnsweredWithTheKeyItResembles() {
+        let found = issues(
+            """
+            store: catalog.sqlite
+            steps:
+              - batchDelete: { entity: Product, were: "price < 0" }
+            """)
+        #expect(
+            found.map(\.description).contains(
+                "nightly.yml:3: steps[0].batchDelete.were: unknown key 'were'; did you mean 'where'?"))
+    }
+
+    @Test func aMisspelledChoiceIsAnsweredWithTheChoiceItResembles() {
+        let found = issues(
+            """
+            store: catalog.sqlite
+            steps:
+              - import: { source: products.csv, entity: Product, mode: bacth }
+            """)
+        #expect(found.map(\.message).contains("expected batch or context, found 'bacth'; did you mean 'batch'?"))
+    }
+
+    @Test func aKeyNothingResemblesListsTheValidKeys() {
+        let found = issues("store: catalog.sqlite\nsteps: []\ncolour: blue\n")
+        #expect(found.first?.message == "unknown key 'colour'; expected one of store, model, history, steps")
+    }
+}

@@ -18,6 +18,11 @@ public struct BuiltCommand {
         url = testBinary.deletingLastPathComponent().appendingPathComponent(name)
     }
 
+    /// The executable at `url`, such as a system tool a test runs the built product through.
+    public init(url: URL) {
+        self.url = url
+    }
+
     /// Runs the command with `arguments`, feeding `input` on standard input, and waits for it.
     public func run(_ arguments: [String], input: Data? = nil, in folder: URL? = nil) throws -> Result {
         let process = Process()

@@ -1,35 +1,44 @@
+import FerryPipeline
 import Foundation
 
 /// A one-line progress display on standard error, shown only when standard error is a terminal (never in a
 /// pipe or a cron job's log).
 ///
-/// `12.5% of 210 MB · 180,000 records · 95,000 records/s · ETA 0:14`
+/// `import Product · 12.5% of 210 MB · 180,000 records · 95,000 records/s · ETA 0:14`
 final class ProgressLine: @unchecked Sendable {
     // @unchecked: a progress line belongs to one command and is updated from one task at a time.
     private let enabled = isatty(STDERR_FILENO) == 1
-    private let totalBytes: Int?
-    private let started = Date()
+    private var sizes: [String: Int?] = [:]
+    private var step: String?
+    private var started = Date()
     private var lastShown = Date.distantPast
     private var shown = false
 
-    /// Creates the display for an input of `path`; the percentage and ETA need a regular file's size.
-    init(inputPath: String) {
-        let attributes = inputPath == "-" ? nil : try? FileManager.default.attributesOfItem(atPath: inputPath)
-        totalBytes = (attributes?[.size] as? NSNumber)?.intValue
+    /// Shows how far an import has come (see ``update(step:inputPath:records:bytesRead:)``).
+    func update(_ progress: ImportProgress) {
+        update(
+            step: progress.step, inputPath: progress.inputPath, records: progress.counts.read,
+            bytesRead: progress.bytesRead)
     }
 
-    /// Shows the counts, at most four times a second.
-    func update(records: Int, bytesRead: Int) {
+    /// Shows `records` read from `bytesRead` bytes of `inputPath`, at most four times a second. The percentage and
+    /// ETA need the input to be a regular file; the rate and ETA count from the first update of each `step`.
+    func update(step: String? = nil, inputPath: String, records: Int, bytesRead: Int) {
         guard enabled else { return }
         let now = Date()
+        if step != self.step || sizes.isEmpty {
+            // A new step shows at once, with its own rate.
+            self.step = step
+            started = now
+            lastShown = .distantPast
+        }
+        let totalBytes = size(of: inputPath)
         guard now.timeIntervalSince(lastShown) >= 0.25 else { return }
         lastShown = now
-        FileHandle.standardError.write(
-            Data(
-                ("\r"
-                    + Self.line(
-                        records: records, bytesRead: bytesRead, totalBytes: totalBytes,
-                        elapsed: now.timeIntervalSince(started)) + "\u{1B}[K").utf8))
+        let text = Self.line(
+            step: step, records: records, bytesRead: bytesRead, totalBytes: totalBytes,
+            elapsed: now.timeIntervalSince(started))
+        FileHandle.standardError.write(Data(("\r" + text + "\u{1B}[K").utf8))
         shown = true
     }
 
@@ -41,10 +50,12 @@ final class ProgressLine: @unchecked Sendable {
     }
 
     /// The text of the line.
-    static func line(records: Int, bytesRead: Int, totalBytes: Int?, elapsed: TimeInterval) -> String {
+    static func line(step: String? = nil, records: Int, bytesRead: Int, totalBytes: Int?, elapsed: TimeInterval)
+        -> String
+    {
         let elapsed = max(elapsed, 0.001)
         let rate = Int(Double(records) / elapsed)
-        var parts: [String] = []
+        var parts: [String] = step.map { [$0] } ?? []
         if let totalBytes, totalBytes > 0 {
             let fraction = min(Double(bytesRead) / Double(totalBytes), 1)
             parts.append(String(format: "%.1f%% of %@", fraction * 100, megabytes(totalBytes)))
@@ -59,6 +70,16 @@ final class ProgressLine: @unchecked Sendable {
             parts.append(String(format: "ETA %d:%02d", seconds / 60, seconds % 60))
         }
         return parts.joined(separator: " · ")
+    }
+
+    /// The size of the input at `path` (standard input and other streams have none), looked up once.
+    private func size(of path: String) -> Int? {
+        if let known = sizes[path] { return known }
+        let attributes = path == "-" ? nil : try? FileManager.default.attributesOfItem(atPath: path)
+        let isRegular = attributes?[.type] as? FileAttributeType == .typeRegular
+        let size = isRegular ? (attributes?[.size] as? NSNumber)?.intValue : nil
+        sizes[path] = size
+        return size
     }
 
     private static func megabytes(_ bytes: Int) -> String {

@@ -1,3 +1,5 @@
+import FerryTestSupport
+import Foundation
 import Testing
 
 @testable import ferry
@@ -9,8 +11,37 @@ struct ProgressLineTests {
         #expect(line == "25.0% of 200 MB · 250,000 records · 125,000 records/s · ETA 0:06")
     }
 
+    @Test func aPipelineStepIsNamedFirst() {
+        let line = ProgressLine.line(
+            step: "import Product", records: 250_000, bytesRead: 50_000_000, totalBytes: 200_000_000, elapsed: 2)
+        #expect(line == "import Product · 25.0% of 200 MB · 250,000 records · 125,000 records/s · ETA 0:06")
+    }
+
     @Test func anUnknownSizeGivesBytesRead() {
         let line = ProgressLine.line(records: 1_000, bytesRead: 3_000_000, totalBytes: nil, elapsed: 1)
         #expect(line == "3 MB read · 1,000 records · 1,000 records/s")
+    }
+}
+
+/// The built binary on a terminal (a pseudo-terminal made by util-linux's `script`): `ferry run` shows each import
+/// step's progress with its name and a percentage, as `ferry import` does.
+struct ProgressOnATerminalTests {
+    let ferry = BuiltCommand(product: "ferry")
+
+    /// What `arguments` print on a terminal, run in `folder`.
+    private func onATerminal(_ arguments: [String], in folder: URL) throws -> String {
+        let command = ([ferry.url.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let result = try BuiltCommand(url: URL(fileURLWithPath: "/usr/bin/script")).run(
+            ["--quiet", "--return", "--command", command, "/dev/null"], in: folder)
+        #expect(result.status == 0, "\(result.standardOutput)")
+        return result.standardOutput
+    }
+
+    @Test func aPipelineRunNamesTheStepAndShowsHowFarItsInputHasCome() throws {
+        let folder = try PipelineCommandTests.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let screen = try onATerminal(["run", "Pipelines/demo.yml"], in: folder)
+        #expect(screen.contains("categories · 100.0% of 0 MB · 8 records"), "\(screen)")
+        #expect(screen.contains("products · 100.0% of 0 MB · 20 records"), "\(screen)")
     }
 }

@@ -6,4 +6,6 @@ public struct ImportProgress: Sendable {
     public var bytesRead: Int
     /// The step's counts so far.
     public var counts: StepCounts
+    /// The pipeline step running the import (`import Product`), `nil` for an import run on its own.
+    public var step: String? = nil
 }

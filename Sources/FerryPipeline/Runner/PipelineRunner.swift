@@ -69,7 +69,7 @@ public struct PipelineRunner: Sendable {
             let name = URL(fileURLWithPath: file.path).lastPathComponent + ": " + step.name
             let canResume = resume ? try await RunLedger(store: store).resumableRun(of: name) != nil : false
             let outcome = try await Importer(container: container, logger: logger).run(
-                spec, name: name, resume: canResume, stop: stop, progress: progress)
+                spec, name: name, resume: canResume, stop: stop, progress: Self.naming(step.name, progress))
             result.counts = outcome.counts
             result.run = outcome.run
             result.resumed = outcome.resumed
@@ -131,6 +131,18 @@ public struct PipelineRunner: Sendable {
             }
         }
         return expressions
+    }
+
+    /// `progress`, with each update naming the step it comes from.
+    private static func naming(_ step: String, _ progress: (@Sendable (ImportProgress) -> Void)?)
+        -> (@Sendable (ImportProgress) -> Void)?
+    {
+        guard let progress else { return nil }
+        return { update in
+            var update = update
+            update.step = step
+            progress(update)
+        }
     }
 }
 

@@ -58,11 +58,11 @@ struct ConvertCommand: ParsableCommand {
             var outputDialect = outputFormat.defaultDialect
             outputDialect?.hasHeader = !read.noHeader || reader.columnNames == nil
             let writer = try outputFormat.openWriter(path: output, dialect: outputDialect)
-            let progress = ProgressLine(inputPath: input)
+            let progress = ProgressLine()
             defer { progress.clear() }
             let copied = try RecordCopier(from: reader, to: writer, columns: columns).copyAll(
                 progressInterval: 65_536
-            ) { progress.update(records: $0, bytesRead: $1) }
+            ) { progress.update(inputPath: input, records: $0, bytesRead: $1) }
             repairs = (reader as? CSVReader)?.repairs ?? 0
             return copied
         }

@@ -33,11 +33,11 @@ struct CountCommand: ParsableCommand {
         let format = try resolveFormat(format, path: file, option: "--format")
         let count = try reportingFailures { () throws -> Int in
             let reader = try read.openReader(path: file, format: format)
-            let progress = ProgressLine(inputPath: file)
+            let progress = ProgressLine()
             var count = 0
             while try reader.next() != nil {
                 count += 1
-                if count & 0xFFFF == 0 { progress.update(records: count, bytesRead: reader.bytesRead) }
+                if count & 0xFFFF == 0 { progress.update(inputPath: file, records: count, bytesRead: reader.bytesRead) }
             }
             progress.clear()
             if let repairs = (reader as? CSVReader)?.repairs, repairs > 0 {

@@ -174,13 +174,13 @@ struct ImportCommand: AsyncParsableCommand {
                 storePath: store, modelPath: model, recordsHistory: history, cacheMiB: cacheMb,
                 synchronous: durability.synchronous,
                 inferred: { try ModelInference.model(entity: entity, keys: spec.keys, spec: spec) }, logger: logger)
-            let progress = ProgressLine(inputPath: files.first ?? "-")
+            let progress = ProgressLine()
             defer { progress.clear() }
             let quiet = logging.quiet
             return try await Importer(container: container, logger: logger).run(
                 spec, name: "import \(entity) " + files.joined(separator: " "), resume: resume, stop: stop
             ) { update in
-                if !quiet { progress.update(records: update.counts.read, bytesRead: update.bytesRead) }
+                if !quiet { progress.update(update) }
             }
         }
         if json {

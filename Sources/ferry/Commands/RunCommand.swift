@@ -67,14 +67,14 @@ struct RunCommand: AsyncParsableCommand {
                 synchronous: durability.synchronous, logger: logger)
             let issues = PipelineValidator.issues(in: file, model: container.model)
             guard issues.isEmpty else { throw PipelineFileError(issues: issues) }
-            let progress = ProgressLine(inputPath: "-")
+            let progress = ProgressLine()
             defer { progress.clear() }
             let quiet = logging.quiet
             do {
                 return try await PipelineRunner(file: file, container: container, logger: logger).run(
                     resume: resume, stop: stop
                 ) { update in
-                    if !quiet { progress.update(records: update.counts.read, bytesRead: update.bytesRead) }
+                    if !quiet { progress.update(update) }
                 }
             } catch let error as PipelineRunError {
                 progress.clear()

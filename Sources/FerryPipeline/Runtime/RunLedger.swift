@@ -207,7 +207,7 @@ public struct RunLedger: Sendable {
 
     // MARK: Helpers
 
-    private static func write<Result: Sendable>(
+    static func write<Result: Sendable>(
         _ store: PersistentStore, _ doing: String, _ body: @escaping @Sendable (Connection) throws -> Result
     ) async throws -> Result {
         do {

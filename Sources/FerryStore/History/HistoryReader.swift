@@ -99,6 +99,24 @@ struct HistoryReader {
         }
     }
 
+    /// Deletes the transactions recorded before `date`, with their changes (as ``deleteTransactions(before:)``
+    /// does up to the first transaction of `date` or later), and returns how many were deleted.
+    ///
+    /// - Throws: ``SQLiteError``.
+    func deleteTransactions(recordedBefore date: Date) throws -> Int {
+        guard try HistoryTables.exist(on: connection) else { return 0 }
+        let table = SQL.identifier(HistoryTables.transactions)
+        let bound = SQLiteValue.real(date.timeIntervalSince1970)
+        let count = try rows("SELECT count(*) FROM \(table) WHERE timestamp < ?", [bound]).first?[0].integer ?? 0
+        guard count > 0 else { return 0 }
+        // Tokens grow with time, so the first transaction kept bounds the ones deleted.
+        let firstKept =
+            try rows("SELECT min(token) FROM \(table) WHERE timestamp >= ?", [bound]).first?[0].integer
+            ?? (try rows("SELECT max(token) + 1 FROM \(table)", []).first?[0].integer ?? 0)
+        try deleteTransactions(before: firstKept)
+        return Int(count)
+    }
+
     /// The token of the latest transaction recorded (kept or deleted), or `nil` when none was.
     ///
     /// - Throws: ``SQLiteError``.

@@ -1,4 +1,5 @@
 import FerrySQLite
+public import Foundation
 
 extension StoreError.Code {
     /// History after the token asked for was deleted by ``PersistentStore/deleteHistory(before:)``, so the changes
@@ -54,6 +55,20 @@ extension PersistentStore {
     /// - Throws: ``StoreError`` `.sqlite`.
     public func deleteHistory(before token: Int64) async throws {
         try await historyAccess("deleting history") { reader in try reader.deleteTransactions(before: token) }
+    }
+
+    /// Deletes the transactions recorded before `date`, with their changes (Core Data's
+    /// `deleteHistory(before:)` with a date), and returns how many it deleted. Later fetches after a deleted token
+    /// fail with ``StoreError/Code/historyTokenExpired``, as after ``deleteHistory(before:)``.
+    ///
+    /// ```swift
+    /// let deleted = try await store.deleteHistory(recordedBefore: Date().addingTimeInterval(-30 * 86_400))
+    /// ```
+    ///
+    /// - Throws: ``StoreError`` `.sqlite`.
+    @discardableResult
+    public func deleteHistory(recordedBefore date: Date) async throws -> Int {
+        try await historyAccess("deleting history") { reader in try reader.deleteTransactions(recordedBefore: date) }
     }
 
     /// The token of the latest transaction recorded (Core Data's `currentPersistentHistoryToken`), or `nil` when

@@ -21,7 +21,7 @@ struct ImporterInputIdentityTests {
     private static func stopAfterFirstChunk(_ fixture: ImportFixture, _ input: String) async throws -> Int64 {
         let stop = StopSignal()
         await #expect(throws: PipelineError.self) {
-            try await fixture.importProducts([input], stop: stop) { _ in stop.raise("SIGKILL") }
+            try await fixture.importProducts([input], stop: stop, progress: { _ in stop.raise("SIGKILL") })
         }
         let id = try fixture.rows("SELECT max(id) FROM ferry_runs").first?[0].integer
         return try #require(id)
@@ -41,8 +41,8 @@ struct ImporterInputIdentityTests {
         let input = try fixture.file("products.csv", Self.products(10))
         let storePath = fixture.storePath
         let seen = Mutex<[String]>([])
-        _ = try await fixture.importProducts([input]) { _ in
-            // After the first chunk's commit: what a kill now would leave.
+        _ = try await fixture.importProducts([input]) { _ in } progress: { _ in
+            // After the chunk's commit: what a kill now would leave.
             let connection = try? Connection(path: storePath, mode: .readOnly)
             let inputs = try? connection?.prepare("SELECT inputs FROM ferry_runs ORDER BY id DESC LIMIT 1")
                 .fetchOne()?[0].text

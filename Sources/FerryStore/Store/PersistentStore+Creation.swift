@@ -14,19 +14,21 @@ extension PersistentStore {
         "." + URL(fileURLWithPath: path).lastPathComponent + ".ferry-new-"
     }
 
-    /// Creates the store file at `path` for `schema` when there is none; does nothing when a file is there.
+    /// Creates the store file at `path` for `schema` when there is none (and in any case removes what creations
+    /// killed earlier left beside it).
     ///
     /// The store is built in `.NAME.ferry-new-PID-RANDOM` beside `path`: its schema and metadata committed, its log
     /// copied into it and synced, then linked to `path` (which fails, leaving the other store alone, when another
-    /// process created one meanwhile) and the folder synced. What killed creations left is removed first.
+    /// process created one meanwhile) and the folder synced.
     ///
     /// - Throws: ``StoreError`` `.openFailed` when the file cannot be built or put in place, or as
     ///   ``StoreMetadata/prepare(_:schema:)``.
     static func createIfMissing(at path: String, schema: StoreSchema) throws {
         let target = StorePath.resolved(path)
+        // Also when the store exists: a creation killed between its link and its cleanup leaves a second name.
+        removeAbandonedCreations(of: target)
         guard !FileManager.default.fileExists(atPath: target) else { return }
         let folder = URL(fileURLWithPath: target).deletingLastPathComponent().path
-        removeAbandonedCreations(of: target)
         let temporary = folder + "/" + creationPrefix(forStoreAt: target) + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { removeDatabaseFiles(at: temporary) }
         do {

@@ -26,7 +26,8 @@ public final class Connection {
     public enum Mode: Sendable {
         /// Read and write, creating the file if missing, in WAL mode.
         case readWrite
-        /// Read only; the file must exist.
+        /// Read only; the file must exist. A hot journal beside it (left by a process killed in a rollback-journal
+        /// write) is rolled back first, as a read-write open would.
         case readOnly
     }
 

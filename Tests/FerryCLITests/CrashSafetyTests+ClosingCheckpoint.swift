@@ -65,7 +65,8 @@ extension CrashSafetyTests {
         // Nothing is left only in the log: the store file alone holds every row.
         let alone = folder.appendingPathComponent("alone.sqlite").path
         try FileManager.default.copyItem(atPath: path, toPath: alone)
-        let rows = try Connection(path: alone).prepare(Self.itemsSQL).fetchAll()
+        let connection = try Connection(path: alone)
+        let rows = try withExtendedLifetime(connection) { try connection.prepare(Self.itemsSQL).fetchAll() }
         #expect(try rows == StoreProbe.rows(folder.appendingPathComponent("reference.sqlite").path, Self.itemsSQL))
         #expect(
             try StoreProbe.rows(path, Self.itemsSQL)

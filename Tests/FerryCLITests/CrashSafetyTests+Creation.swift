@@ -63,14 +63,9 @@ extension CrashSafetyTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let reference = try inferredReference(in: folder)
         var appeared = 0
-        // Every process object stays alive to the end: Foundation's monitor of a process killed this early may still
-        // look at it after waitUntilExit returns.
-        var launched: [Process] = []
-        defer { withExtendedLifetime(launched) {} }
         for trial in 0..<6 {
             let store = folder.appendingPathComponent("appear-\(trial).sqlite").path
             let process = try launch(Self.inferringArguments(store: store), in: folder)
-            launched.append(process)
             // Until the file is at its path; a new store that showed before it was whole would be caught here.
             while process.isRunning && access(store, F_OK) != 0 {}
             if process.isRunning { appeared += 1 }
@@ -107,13 +102,10 @@ extension CrashSafetyTests {
         // Kills spread over that span, one in each of its eighths: launch, store creation, the first chunk.
         var generator = SeededGenerator(seed: 0xC2EA7E)
         let trials = 8
-        var launched: [Process] = [process]
-        defer { withExtendedLifetime(launched) {} }
         for trial in 0..<trials {
             let store = folder.appendingPathComponent("early-\(trial).sqlite").path
             let fraction = (Double(trial) + Double.random(in: 0..<1, using: &generator)) / Double(trials)
             let process = try launch(Self.inferringArguments(store: store), in: folder)
-            launched.append(process)
             Thread.sleep(forTimeInterval: fraction * span)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -85,15 +85,10 @@ struct CrashSafetyTests {
         let reference = try reference(mode: mode, in: folder)
         var generator = SeededGenerator(seed: seed)
         var landings: [Landing: Int] = [:]
-        // Every process object stays alive to the end: Foundation's monitor of a process killed just after its
-        // launch may still look at it after waitUntilExit returns.
-        var launched: [Process] = []
-        defer { withExtendedLifetime(launched) {} }
         for trial in 0..<trials {
             let store = folder.appendingPathComponent("trial-\(trial).sqlite").path
             let fraction = (Double(trial) + Double.random(in: 0..<1, using: &generator)) / Double(trials)
             let process = try launch(Self.importArguments(store: store, mode: mode), in: folder)
-            launched.append(process)
             Thread.sleep(forTimeInterval: fraction * reference.seconds)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

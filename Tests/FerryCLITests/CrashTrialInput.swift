@@ -114,7 +114,9 @@ enum StoreProbe {
 
     /// Rows of `sql`.
     static func rows(_ path: String, _ sql: String) throws -> [Row] {
-        try Connection(path: path, mode: .readOnly).prepare(sql).fetchAll()
+        // A statement holds its connection unowned: the connection must outlive it, error path included.
+        let connection = try Connection(path: path, mode: .readOnly)
+        return try withExtendedLifetime(connection) { try connection.prepare(sql).fetchAll() }
     }
 
     /// `PRAGMA integrity_check`'s answer: "ok" for a sound file.

@@ -124,7 +124,8 @@ extension CrashSafetyTests {
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         // 2 KiB: the lock file fits; a database page does not.
         process.arguments =
-            ["-c", #"trap '' XFSZ; ulimit -f 2; exec "$0" "$@""#, ferry.url.path] + Self.inferringArguments(store: store)
+            ["-c", #"trap '' XFSZ; ulimit -f 2; exec "$0" "$@""#, ferry.url.path]
+            + Self.inferringArguments(store: store)
         process.currentDirectoryURL = folder
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -36,18 +36,25 @@ struct ImporterInputIdentityTests {
         try update.run()
     }
 
+    /// The inputs the latest run recorded, as a read-only connection sees them now.
+    private static func latestInputs(_ storePath: String) -> String {
+        guard let connection = try? Connection(path: storePath, mode: .readOnly) else { return "" }
+        return withExtendedLifetime(connection) {
+            let select = try? connection.prepare("SELECT inputs FROM ferry_runs ORDER BY id DESC LIMIT 1")
+            return (try? select?.fetchOne()?[0].text) ?? ""
+        }
+    }
+
     @Test func aRunRecordsItsInputsSizeAndModificationTimeBeforeItsFirstChunkCommits() async throws {
         let fixture = try await ImportFixture()
         let input = try fixture.file("products.csv", Self.products(10))
         let storePath = fixture.storePath
         let seen = Mutex<[String]>([])
-        _ = try await fixture.importProducts([input]) { _ in } progress: { _ in
-            // After the chunk's commit: what a kill now would leave.
-            let connection = try? Connection(path: storePath, mode: .readOnly)
-            let inputs = try? connection?.prepare("SELECT inputs FROM ferry_runs ORDER BY id DESC LIMIT 1")
-                .fetchOne()?[0].text
-            seen.withLock { $0.append(inputs ?? "") }
+        // After each chunk's commit: what a kill now would leave.
+        let progress: @Sendable (ImportProgress) -> Void = { _ in
+            seen.withLock { $0.append(Self.latestInputs(storePath)) }
         }
+        _ = try await fixture.importProducts([input], progress: progress)
 
         let first = try #require(seen.withLock { $0.first })
         let recorded = try JSONDecoder().decode([InputDigest].self, from: Data(first.utf8))

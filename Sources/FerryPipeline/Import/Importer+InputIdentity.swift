@@ -105,8 +105,8 @@ extension Importer {
     func markEndedRunsKilled(_ ledger: RunLedger) async throws {
         let killed = try await ledger.markEndedRunsKilled()
         if !killed.isEmpty {
-            logger.warning(
-                "runs \(killed.map(String.init).joined(separator: ", ")) ended without finishing (killed); marked killed")
+            let runs = killed.map(String.init).joined(separator: ", ")
+            logger.warning("runs \(runs) were running when their process ended; marked killed")
         }
     }
 }

@@ -29,7 +29,8 @@ extension PersistentStore {
         removeAbandonedCreations(of: target)
         guard !FileManager.default.fileExists(atPath: target) else { return }
         let folder = URL(fileURLWithPath: target).deletingLastPathComponent().path
-        let temporary = folder + "/" + creationPrefix(forStoreAt: target) + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary =
+            folder + "/" + creationPrefix(forStoreAt: target) + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { removeDatabaseFiles(at: temporary) }
         do {
             let connection = try Connection(path: temporary)

@@ -26,7 +26,8 @@ public final class Connection {
     public enum Mode: Sendable {
         /// Read and write, creating the file if missing, in WAL mode.
         case readWrite
-        /// Read only; the file must exist.
+        /// Read only; the file must exist. A hot journal beside it (left by a process killed in a rollback-journal
+        /// write) is rolled back first, as a read-write open would.
         case readOnly
     }
 
@@ -66,6 +67,7 @@ public final class Connection {
         self.path = path
         self.logger = logger
         _ = Self.configureLibrary
+        if mode == .readOnly { Self.rollBackHotJournal(at: path) }
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         flags |= mode == .readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var opened: OpaquePointer?
@@ -140,6 +142,33 @@ public final class Connection {
         }
     }
 
+    /// How ``checkpoint(_:)`` copies the write-ahead log into the database (`sqlite3_wal_checkpoint_v2`).
+    public enum CheckpointMode: Sendable {
+        /// Copies what no reader still needs, waiting for nobody.
+        case passive
+        /// Waits (up to the busy timeout) for readers and writers, copies the whole log and empties it.
+        case truncate
+    }
+
+    /// Copies the write-ahead log into the database (syncing it, unless `PRAGMA synchronous` is OFF) and returns
+    /// the pages in the log and the pages copied (equal when the whole log was copied).
+    ///
+    /// - Throws: ``SQLiteError`` when the checkpoint fails: busy (another connection is checkpointing, or, for
+    ///   `.truncate`, a reader stayed past the busy timeout), or a write or sync failed (a full disk).
+    @discardableResult
+    public func checkpoint(_ mode: CheckpointMode) throws -> (logPages: Int, copiedPages: Int) {
+        var log: Int32 = 0
+        var copied: Int32 = 0
+        let (code, sql) =
+            switch mode {
+            case .passive: (SQLITE_CHECKPOINT_PASSIVE, "PRAGMA wal_checkpoint(PASSIVE)")
+            case .truncate: (SQLITE_CHECKPOINT_TRUNCATE, "PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+        let status = sqlite3_wal_checkpoint_v2(handle, nil, code, &log, &copied)
+        guard status == SQLITE_OK else { throw error(status, sql: sql) }
+        return (Int(log), Int(copied))
+    }
+
     /// Whether a transaction is open.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
     /// Rows changed by the most recent INSERT, UPDATE or DELETE.
@@ -157,6 +186,23 @@ public final class Connection {
         if code & 0xFF != status & 0xFF { code = status }
         return SQLiteError(
             extendedCode: .init(rawValue: code), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    /// Rolls back the hot journal a process killed in a rollback-journal write left beside the database at `path`,
+    /// as SQLite's first read on a read-write connection does: a read-only connection cannot, and fails every read
+    /// with `SQLITE_READONLY_ROLLBACK` instead. Ferry's stores are in WAL mode, where there is no such journal, but
+    /// turning a new file to WAL mode is itself a rollback-journal write. Nothing happens without a `-journal` file
+    /// or when the file cannot be opened for writing (the read-only connection then reports the problem); a journal
+    /// that a live writer holds is not hot, and SQLite leaves it alone.
+    private static func rollBackHotJournal(at path: String) {
+        guard path != ":memory:", !path.hasPrefix("file:"), access(path + "-journal", F_OK) == 0 else { return }
+        var opened: OpaquePointer?
+        defer { sqlite3_close_v2(opened) }
+        guard sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
+            let opened
+        else { return }
+        sqlite3_busy_timeout(opened, 5000)
+        _ = sqlite3_exec(opened, "SELECT count(*) FROM sqlite_master", nil, nil, nil)
     }
 
     private func compileOptions() -> String {

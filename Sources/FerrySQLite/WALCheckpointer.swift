@@ -88,10 +88,6 @@ public final class WALCheckpointer: Sendable {
     private func passiveCheckpoint() throws -> (logPages: Int, copiedPages: Int) {
         let connection = try Connection(path: path, logger: logger)
         try connection.execute("PRAGMA synchronous = \(synchronous)")
-        var log: Int32 = 0
-        var copied: Int32 = 0
-        let status = sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
-        guard status == SQLITE_OK else { throw connection.error(status, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
-        return (Int(log), Int(copied))
+        return try connection.checkpoint(.passive)
     }
 }

@@ -114,20 +114,14 @@ enum StoreProbe {
 
     /// Rows of `sql`.
     static func rows(_ path: String, _ sql: String) throws -> [Row] {
-        try Connection(path: path, mode: .readOnly).prepare(sql).fetchAll()
+        // A statement holds its connection unowned: the connection must outlive it, error path included.
+        let connection = try Connection(path: path, mode: .readOnly)
+        return try withExtendedLifetime(connection) { try connection.prepare(sql).fetchAll() }
     }
 
     /// `PRAGMA integrity_check`'s answer: "ok" for a sound file.
-    ///
-    /// A run killed while it created the store, as SQLite turned the new file to WAL mode (the one write made
-    /// with a rollback journal), leaves a hot journal, which only a read-write connection can roll back (a
-    /// read-only one fails with SQLITE_READONLY_ROLLBACK). The next `ferry` run rolls it back when it opens the
-    /// store; so does this check, first, as any SQLite tool opening the file would.
     static func integrity(_ path: String) throws -> String {
-        if FileManager.default.fileExists(atPath: path + "-journal") {
-            _ = try Connection(path: path, mode: .readWrite).prepare("SELECT count(*) FROM sqlite_master").fetchAll()
-        }
-        return try rows(path, "PRAGMA integrity_check").map { $0[0].text ?? "?" }.joined(separator: "; ")
+        try rows(path, "PRAGMA integrity_check").map { $0[0].text ?? "?" }.joined(separator: "; ")
     }
 
     /// Whether the store has a table `name` (a run killed early may leave none).

@@ -50,6 +50,7 @@ public struct Importer: Sendable {
         let store = container.persistentStore
         let ledger = try await RunLedger(store: store)
         try await ledger.finishDeferredIndexes(logger: logger)
+        try await markEndedRunsKilled(ledger)
         var resumeAt: Checkpoint?
         var counts = StepCounts()
         var resumed: RunLedger.Run?
@@ -58,15 +59,7 @@ public struct Importer: Sendable {
                 throw PipelineError(
                     .cannotResume, "nothing to resume: the latest run of '\(name)' finished (or there is none)")
             }
-            let current = try spec.sources.map(Self.digest)
-            if previous.inputs.isEmpty {
-                logger.warning("run \(previous.id) recorded no input digests; cannot check the inputs are unchanged")
-            } else if previous.inputs.map(\.sha256) != current.map(\.sha256) {
-                throw PipelineError(
-                    .cannotResume,
-                    "the inputs changed since run \(previous.id) of '\(name)' (their SHA-256 differ); run without "
-                        + "--resume to import them afresh")
-            }
+            try Self.checkInputsUnchanged(spec.sources, since: previous, name: name)
             resumeAt = previous.checkpoint
             counts = previous.counts
             resumed = previous
@@ -74,13 +67,13 @@ public struct Importer: Sendable {
                 "resuming run \(previous.id) of \(name) at input \((resumeAt?.input ?? 0) + 1), record \((resumeAt?.records ?? 0) + 1)"
             )
         }
-        let run = try await ledger.start(pipeline: name, resuming: resumed?.id)
+        // What identifies the inputs is recorded with the run, before any chunk commits; their SHA-256 takes a pass
+        // over each file: it runs beside the import and is recorded as soon as it is known.
+        let identities = try spec.sources.map(Self.identity)
+        let run = try await ledger.start(pipeline: name, inputs: identities, resuming: resumed?.id)
         let priorRuns = resumed.map { [$0.id] + $0.resumedRuns } ?? []
-        // The inputs' SHA-256 takes a pass over each file: it runs beside the import and is recorded as soon as
-        // it is known, so a resume after a crash can check the inputs did not change.
-        let sources = spec.sources
-        let digests = Task.detached {
-            let digests = try sources.map(Self.digest)
+        let digests = Task.detached { [logger] in
+            let digests = try Self.digests(of: identities, logger: logger)
             try await ledger.record(inputs: digests, of: run)
             return digests
         }
@@ -166,6 +159,8 @@ public struct Importer: Sendable {
             // writes the file; once the ledger says succeeded, the file is there.
             rejectsPath = try await writeRejects(
                 spec, ledger: ledger, runs: priorRuns + [run], columns: producer.firstColumnNames)
+            // The rows in the store file, on disk, before the ledger says succeeded (a full disk fails here).
+            try await store.checkpoint()
             status = .succeeded
         } catch {
             // Built even when the run failed, so the store is whole again; if this fails too, the next run builds them.
@@ -249,20 +244,6 @@ public struct Importer: Sendable {
         try RejectsFileWriter.write(rejects, to: path, format: format, columns: csvInput ? columns : nil)
         logger.info("\(rejects.count) rejected records written to \(path)")
         return path
-    }
-
-    /// The ledger's record of an input: its size and SHA-256 (none for standard input).
-    static func digest(_ path: String) throws -> InputDigest {
-        guard path != "-" else { return InputDigest(path: path, sha256: nil, bytes: nil) }
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw PipelineError(.inputMissing, "no such input file: \(path)")
-        }
-        do {
-            let (hash, bytes) = try FileDigest.sha256(ofFileAt: path)
-            return InputDigest(path: path, sha256: hash, bytes: bytes)
-        } catch let error as StoreError {
-            throw PipelineError(.inputMissing, "\(path): \(error.message)")
-        }
     }
 }
 

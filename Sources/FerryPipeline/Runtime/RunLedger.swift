@@ -3,8 +3,9 @@ import FerrySQLite
 public import FerryStore
 import Foundation
 
-/// The store's record of every run: `ferry_runs` (one row per run: pipeline, inputs with their SHA-256, counts,
-/// timings, status and checkpoint) and `ferry_rejects` (each rejected record with its reason and position).
+/// The store's record of every run: `ferry_runs` (one row per run: pipeline, inputs with their size, modification
+/// time and SHA-256, counts, timings, status and checkpoint) and `ferry_rejects` (each rejected record with its
+/// reason and position).
 ///
 /// A chunk's checkpoint, counts and rejects are written by ``checkpointCompanion(_:)`` in the chunk's own
 /// transaction, so the ledger never disagrees with the rows: after a crash, the last checkpoint is exactly the
@@ -13,6 +14,8 @@ public struct RunLedger: Sendable {
     /// A run's final (or current) state.
     public enum Status: String, Sendable, Codable {
         case running, succeeded, failed, interrupted
+        /// Its process ended while it ran (SIGKILL, a crash, a power loss): set by the next run on the store.
+        case killed
     }
 
     /// One ledger row.
@@ -59,23 +62,45 @@ public struct RunLedger: Sendable {
         }
     }
 
-    /// Records a new run of `pipeline` and returns its number (its inputs are recorded when it finishes).
+    /// Records a new run of `pipeline` with what identifies its inputs now (their size and modification time; their
+    /// SHA-256 follows with ``record(inputs:of:)``) and returns its number. A run records this before its first
+    /// chunk commits, so a resume can always tell whether the inputs changed.
     ///
     /// - Throws: ``StoreError`` when SQLite fails.
-    public func start(pipeline: String, resuming previous: Int64? = nil) async throws -> Int64 {
+    public func start(pipeline: String, inputs: [InputDigest] = [], resuming previous: Int64? = nil) async throws
+        -> Int64
+    {
         let pid = getpid()
         let now = Self.timestamp()
+        let inputsJSON = Self.json(inputs)
         return try await Self.write(store, "starting a run") { connection in
             let insert = try connection.prepare(
-                "INSERT INTO ferry_runs (pipeline, status, pid, started_at, resumes) VALUES (?, 'running', ?, ?, ?) "
-                    + "RETURNING id")
-            try insert.bind([.text(pipeline), .integer(Int64(pid)), .text(now), previous.map { .integer($0) } ?? .null])
+                "INSERT INTO ferry_runs (pipeline, status, pid, started_at, inputs, resumes) "
+                    + "VALUES (?, 'running', ?, ?, ?, ?) RETURNING id")
+            try insert.bind([
+                .text(pipeline), .integer(Int64(pid)), .text(now), .text(inputsJSON),
+                previous.map { .integer($0) } ?? .null,
+            ])
             return try insert.fetchOne()?[0].integer ?? 0
         }
     }
 
-    /// The latest run of `pipeline` that did not finish (running when its process died, failed or interrupted),
-    /// which `--resume` continues; `nil` when the latest run succeeded or there is none.
+    /// Marks every run still recorded as running as killed, and returns their numbers. Only the holder of the
+    /// store's lock (``StoreLock``) calls this, before it starts its own run: no other run can be live then, so a
+    /// running one is one whose process died.
+    ///
+    /// - Throws: ``StoreError`` when SQLite fails.
+    @discardableResult
+    public func markEndedRunsKilled() async throws -> [Int64] {
+        try await Self.write(store, "marking killed runs") { connection in
+            let update = try connection.prepare(
+                "UPDATE ferry_runs SET status = 'killed' WHERE status = 'running' RETURNING id")
+            return try update.fetchAll().compactMap { $0[0].integer }
+        }
+    }
+
+    /// The latest run of `pipeline` that did not finish (running or killed when its process died, failed or
+    /// interrupted), which `--resume` continues; `nil` when the latest run succeeded or there is none.
     ///
     /// - Throws: ``StoreError`` when SQLite fails.
     public func resumableRun(of pipeline: String) async throws -> Run? {
@@ -156,7 +181,7 @@ public struct RunLedger: Sendable {
         }
     }
 
-    /// Records the inputs of `run` (their digests are computed while it runs).
+    /// Records the inputs of `run` again, now with their SHA-256 (computed while it runs).
     ///
     /// - Throws: ``StoreError`` when SQLite fails.
     public func record(inputs: [InputDigest], of run: Int64) async throws {
@@ -247,19 +272,24 @@ public struct Checkpoint: Sendable, Hashable, Codable {
     }
 }
 
-/// An input file as the ledger records it.
+/// An input file as the ledger records it: its size and modification time from the start of the run, its SHA-256
+/// once it is known.
 public struct InputDigest: Sendable, Hashable, Codable {
     /// The path as given.
     public var path: String
-    /// The SHA-256 of its bytes (lower-case hex), `nil` for standard input.
+    /// The SHA-256 of its bytes (lower-case hex); `nil` for standard input, and until the run has read the file
+    /// through.
     public var sha256: String?
     /// Its size in bytes, `nil` for standard input.
     public var bytes: Int?
+    /// Its modification time, in nanoseconds since 1970, `nil` for standard input.
+    public var modified: Int64?
 
     /// A digest of `path`.
-    public init(path: String, sha256: String?, bytes: Int?) {
+    public init(path: String, sha256: String?, bytes: Int?, modified: Int64? = nil) {
         self.path = path
         self.sha256 = sha256
         self.bytes = bytes
+        self.modified = modified
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 package import FerrySQLite
 public import Logging
 
@@ -61,6 +62,9 @@ public final class PersistentStore: Sendable {
 
     /// Opens (creating if needed) the store that `description` names, for `model`.
     ///
+    /// A new store file appears whole: it is built under a temporary name beside its path and moved there once its
+    /// schema and metadata are committed, so a process killed while it creates a store leaves no file at the path.
+    ///
     /// - Throws: ``ModelError`` when the model is invalid; ``StoreError`` with
     ///   ``StoreError/Code/incompatibleModel`` when the store was created with another model,
     ///   ``StoreError/Code/notAFerryStore`` for a foreign SQLite file, or ``StoreError/Code/openFailed``.
@@ -70,6 +74,14 @@ public final class PersistentStore: Sendable {
     ) async throws -> PersistentStore {
         let warnings = try model.validate()
         let schema = StoreSchema(model: model)
+        if case .file(let path) = description.location {
+            // File work with syncs: off the cooperative pool.
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                DispatchQueue.global().async {
+                    continuation.resume(with: Result { try createIfMissing(at: path, schema: schema) })
+                }
+            }
+        }
         let writer: SerializedConnection
         let checkpointer: WALCheckpointer?
         do {

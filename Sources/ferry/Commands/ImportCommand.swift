@@ -174,14 +174,18 @@ struct ImportCommand: AsyncParsableCommand {
                 storePath: store, modelPath: model, recordsHistory: history, cacheMiB: cacheMb,
                 synchronous: durability.synchronous,
                 inferred: { try ModelInference.model(entity: entity, keys: spec.keys, spec: spec) }, logger: logger)
+            try lock.lockStoreFile()
             let progress = ProgressLine()
             defer { progress.clear() }
             let quiet = logging.quiet
-            return try await Importer(container: container, logger: logger).run(
+            let result = try await Importer(container: container, logger: logger).run(
                 spec, name: "import \(entity) " + files.joined(separator: " "), resume: resume, stop: stop
             ) { update in
                 if !quiet { progress.update(update) }
             }
+            // The ledger's last write in the store file too, so that closing has nothing left to fail on.
+            try await container.persistentStore.checkpoint()
+            return result
         }
         if json {
             print(RunReport.json(result), terminator: "")

@@ -65,17 +65,21 @@ struct RunCommand: AsyncParsableCommand {
             let container = try await StoreOpening.container(
                 storePath: file.store, modelPath: file.model, recordsHistory: file.recordsHistory,
                 synchronous: durability.synchronous, logger: logger)
+            try lock.lockStoreFile()
             let issues = PipelineValidator.issues(in: file, model: container.model)
             guard issues.isEmpty else { throw PipelineFileError(issues: issues) }
             let progress = ProgressLine()
             defer { progress.clear() }
             let quiet = logging.quiet
             do {
-                return try await PipelineRunner(file: file, container: container, logger: logger).run(
+                let report = try await PipelineRunner(file: file, container: container, logger: logger).run(
                     resume: resume, stop: stop
                 ) { update in
                     if !quiet { progress.update(update) }
                 }
+                // Every step's changes in the store file, so that closing has nothing left to fail on.
+                try await container.persistentStore.checkpoint()
+                return report
             } catch let error as PipelineRunError {
                 progress.clear()
                 if !quiet { printError(error.report.table) }

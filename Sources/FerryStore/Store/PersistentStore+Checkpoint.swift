@@ -1,0 +1,40 @@
+import FerrySQLite
+
+extension PersistentStore {
+    /// Copies what the store committed from its write-ahead log into the database file and syncs the file (unless
+    /// ``PersistentStoreDescription/synchronous`` is `.off`), reporting any failure.
+    ///
+    /// SQLite makes the same copy when the store's last connection closes, but a failure there is silent: on a full
+    /// disk the data then stays only in the `-wal` file, and the process ends as if all were well. A job calls this
+    /// before it reports success (an import before its ledger says succeeded). Frames that a reader's snapshot still
+    /// needs stay in the log for a later checkpoint; that is not a failure.
+    ///
+    /// ```swift
+    /// try await store.execute(request)
+    /// try await store.checkpoint()  // the changes are in the database file, on disk
+    /// ```
+    ///
+    /// - Throws: ``StoreError`` `.sqlite` when a write or sync fails (a full disk, an I/O error).
+    public func checkpoint() async throws {
+        guard description.location != .inMemory else { return }
+        let checkpointer = self.checkpointer
+        do {
+            try await writer.run { connection in
+                // A background checkpoint under way would make this one busy; the writer is idle meanwhile.
+                checkpointer?.waitUntilIdle()
+                do {
+                    try connection.checkpoint(.passive)
+                } catch let error as SQLiteError where error.code == .busy {
+                    // Another process's connection is copying the log (the reader closing last, say): it is its
+                    // copy that puts the frames in the file, or the next checkpoint's.
+                }
+            }
+        } catch let error as SQLiteError {
+            throw StoreError(
+                .sqlite,
+                "copying the write-ahead log into the store file failed; what was committed is kept in the store's "
+                    + "-wal file, and a later run copies it in once the disk has room",
+                path: description.sqlitePath, underlying: error)
+        }
+    }
+}

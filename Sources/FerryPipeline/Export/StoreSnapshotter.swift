@@ -87,8 +87,9 @@ public struct StoreSnapshotter: Sendable {
         throw PipelineError(
             .outputExists,
             isSnapshot
-                ? "\(destination) already holds a snapshot; a snapshot never overwrites one, so choose a new folder"
-                : "\(destination) is not empty; a snapshot goes into a new or empty folder")
+                ? "\(destination) already exists and holds a snapshot; a snapshot never overwrites one, so choose a new "
+                    + "folder"
+                : "\(destination) already exists and is not empty; a snapshot goes into a new or empty folder")
     }
 
     /// Renames the complete snapshot at `staging` to `destination`, moving a snapshot there aside first when

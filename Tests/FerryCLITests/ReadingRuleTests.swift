@@ -33,6 +33,21 @@ struct ReadingRuleTests {
         }
     }
 
+    @Test func onlyTheByteOrderMarkAtTheStartOfTheFileIsSkippedAndEveryOtherFEFFIsDataCSVToCSV() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+            // A second mark opening the header, one opening a row, a field that is only the character, a quoted one.
+            let body = bom + Array("a,b\n".utf8) + bom + Array("x,".utf8) + bom + Array("\n\"".utf8) + bom
+                + Array("\",y\n".utf8)
+            try Data(bom + body).write(to: folder.appendingPathComponent("bom.csv"))
+            let convert = try ferry.run(["convert", "bom.csv", "out.csv"], in: folder)
+            #expect(convert.status == 0, "\(convert.standardError)")
+            let written = try Data(contentsOf: folder.appendingPathComponent("out.csv"))
+            #expect(Array(written) == bom + Array("a,b\n".utf8) + bom + Array("x,".utf8) + bom + Array("\n".utf8) + bom
+                + Array(",y\n".utf8))
+        }
+    }
+
     @Test func aRaggedRowLongerThanTheHeaderConvertedToJSONFailsNamingItsInputLine() throws {
         try TestSupport.withTemporaryFolder { folder in
             try Data("a,b\n1,2\n3\n4,5,6\n".utf8).write(to: folder.appendingPathComponent("rag.csv"))

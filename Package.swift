@@ -58,7 +58,8 @@ let package = Package(
         .executableTarget(
             name: "ferry",
             dependencies: [
-                "CMalloc", "FerryIO", "FerryStore", "FerryPipeline", .product(name: "Logging", package: "swift-log"),
+                "CMalloc", "FerryIO", "FerrySQLite", "FerryStore", "FerryPipeline",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

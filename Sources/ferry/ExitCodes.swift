@@ -1,6 +1,7 @@
 import ArgumentParser
 import FerryIO
 import FerryPipeline
+import FerrySQLite
 import FerryStore
 import Foundation
 
@@ -32,6 +33,12 @@ enum FerryExitCode {
 }
 
 /// The exit code for any error a command lets through, and the message to print.
+///
+/// Each error type's codes map to what they mean to the person who ran the command: their arguments (usage), the
+/// data they gave (data), a file they named that is not there (no input), the machine's disks (I/O), another run
+/// (locked), their pipeline or model file (configuration), or their signal (stopped). An error of a known type with
+/// a code not listed maps by its type's meaning, and an SQLite error by its result code; only a failure of reading
+/// or writing itself is an I/O error.
 func exitCode(for error: any Error) -> ExitCode {
     switch error {
     case let error as FerryIOError:
@@ -42,25 +49,60 @@ func exitCode(for error: any Error) -> ExitCode {
         case .storeLocked: return FerryExitCode.locked
         case .inputMissing: return FerryExitCode.noInput
         case .interrupted: return FerryExitCode.interrupted
-        case .invalidExport: return FerryExitCode.usage
+        // `--resume` with nothing to resume, or an export asked for what it cannot do: the arguments do not fit.
+        case .invalidExport, .cannotResume: return FerryExitCode.usage
         case .outputExists: return FerryExitCode.ioError
+        case .tooManyRejects, .conflict, .syncGuard: return FerryExitCode.dataError
         default: return FerryExitCode.dataError
         }
     case is ModelError, is PipelineFileError:
         return FerryExitCode.configuration
     case let error as StoreError:
-        switch error.code {
-        case .incompatibleModel, .noStoredModel, .invalidStoredModel: return FerryExitCode.configuration
-        case .fileNotFound: return FerryExitCode.noInput
-        case .constraintConflict, .missingMandatoryProperty, .invalidBatchRequest: return FerryExitCode.dataError
-        default: return FerryExitCode.ioError
-        }
+        return exitCode(for: error)
+    case let error as SQLiteError:
+        return exitCode(forSQLite: error)
     case is FetchPredicateError, is FetchRequestError:
         return FerryExitCode.usage
     case is FerryStore.ValidationError:
         return FerryExitCode.dataError
+    case is CancellationError:
+        return FerryExitCode.interrupted
     default:
         return FerryExitCode.ioError
+    }
+}
+
+/// The exit code for a store error: by its code, and for SQLite failures by SQLite's result code.
+private func exitCode(for error: StoreError) -> ExitCode {
+    switch error.code {
+    case .incompatibleModel, .noStoredModel, .invalidStoredModel, .unknownTransformer:
+        return FerryExitCode.configuration
+    case .fileNotFound, .notAFerryStore:
+        return FerryExitCode.noInput
+    case .constraintConflict, .missingMandatoryProperty, .invalidBatchRequest, .objectNotFound,
+        .invalidBlobReference:
+        return FerryExitCode.dataError
+    case .unsupportedRequest:
+        return FerryExitCode.usage
+    case .blobFileMissing:
+        return FerryExitCode.noInput
+    case .openFailed, .blobFileFailed:
+        return FerryExitCode.ioError
+    default:
+        // `.sqlite` and codes added later: what SQLite said, when it said something.
+        if let underlying = error.underlying as? SQLiteError { return exitCode(forSQLite: underlying) }
+        return FerryExitCode.ioError
+    }
+}
+
+/// The exit code for an SQLite result: a refused row is data, a busy or locked database is another run, a file
+/// that is not a database is not the input asked for, and disk and I/O failures are I/O.
+private func exitCode(forSQLite error: SQLiteError) -> ExitCode {
+    switch error.code {
+    case .constraint, .mismatch: return FerryExitCode.dataError
+    case .busy, .locked: return FerryExitCode.locked
+    case .notADatabase: return FerryExitCode.noInput
+    default: return FerryExitCode.ioError
     }
 }
 

@@ -148,7 +148,7 @@ struct CrashSafetyTests {
             Self.importArguments(store: store, mode: mode) + ["--resume", "--json"], in: folder)
         switch landing {
         case .beforeTheRunWasRecorded, .afterTheRunFinished:
-            #expect(resume.status == 65, "trial \(trial): \(resume.standardError)")
+            #expect(resume.status == 64, "trial \(trial): \(resume.standardError)")
             #expect(resume.standardError.contains("nothing to resume"), "trial \(trial)")
             if landing == .beforeTheRunWasRecorded {
                 let again = try ferry.run(Self.importArguments(store: store, mode: mode), in: folder)

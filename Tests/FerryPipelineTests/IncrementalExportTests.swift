@@ -50,6 +50,28 @@ struct IncrementalExportTests {
         #expect(try fixture.text("feed.csv") == "sku,big\n")
     }
 
+    @Test func aBatchUpdateExportsOnlyTheRowsWhoseValuesItChanged() async throws {
+        let fixture = try await ExportFixture()
+        try await fixture.insertNumberedItems(1...3)
+        _ = try await fixture.export(to: "feed.csv") { spec in
+            spec.sinceLast = "feed"
+            spec.fields = ["sku", "big"]
+        }
+        // SKU-0002 already holds 2: only the other two change.
+        let result = try await fixture.store.execute(
+            BatchUpdateRequest(
+                entityName: "Item", propertiesToUpdate: ["big": .constant(.integer(2))],
+                resultType: .updatedObjectsCount))
+        #expect(result.result == .count(2))
+
+        let second = try await fixture.export(to: "feed.csv") { spec in
+            spec.sinceLast = "feed"
+            spec.fields = ["sku", "big"]
+        }
+        #expect(second.rows == 2)
+        #expect(try fixture.text("feed.csv") == "sku,big\nSKU-0001,2\nSKU-0003,2\n")
+    }
+
     @Test func eachNameKeepsItsOwnToken() async throws {
         let fixture = try await ExportFixture()
         try await fixture.insertNumberedItems(1...2)

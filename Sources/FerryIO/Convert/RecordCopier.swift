@@ -61,7 +61,18 @@ public struct RecordCopier {
             if record.count > 0, record[0].name != nil, let columns {
                 try writeByName(record, columns: columns)
             } else {
-                try writer.write(record)
+                do {
+                    try writer.write(record)
+                } catch let error as FerryIOError where error.code == .unknownColumn {
+                    // A ragged row longer than the header: say where it is in the input, not the output.
+                    throw FerryIOError(
+                        .fieldCount,
+                        "the record has \(record.count) fields, more than the \(columns?.count ?? 0) columns of the "
+                            + "first record; a JSON output names every field by its column, so the extra ones have no "
+                            + "key (a CSV or TSV output keeps them)",
+                        file: reader.path, line: record.position.line, byteOffset: record.position.byteOffset,
+                        record: record.position.record)
+                }
             }
             copied += 1
             if let progress, copied % progressInterval == 0 { progress(copied, reader.bytesRead) }
@@ -71,16 +82,24 @@ public struct RecordCopier {
         return copied
     }
 
+    /// The columns of the first record: its field names, a repeated one once (the first value of a repeated key
+    /// is the one read, as an import reads it).
     private static func columnNames(of record: Record) -> [String] {
-        (0..<record.count).map { record[$0].name ?? "column\($0 + 1)" }
+        var seen: Set<String> = []
+        return (0..<record.count).map { record[$0].name ?? "column\($0 + 1)" }.filter { seen.insert($0).inserted }
     }
 
-    /// Writes a named record in column order; fast when its fields come in that order already.
+    /// Writes a named record in column order; fast when its fields come in that order already. A repeated key's
+    /// first value is written (its later ones are ignored, as an import ignores them).
     private func writeByName(_ record: Record, columns: [[UInt8]]) throws {
         var matched = 0
+        // While every column so far was the field at its own position, no earlier field can share the next
+        // column's name, so the field at that position is the first of its name.
+        var isInOrder = true
         for (index, column) in columns.enumerated() {
             let found = column.withUnsafeBufferPointer { wanted -> Field? in
-                if index < record.count && record[index].nameEquals(wanted) { return record[index] }
+                if isInOrder && index < record.count && record[index].nameEquals(wanted) { return record[index] }
+                isInOrder = false
                 for other in 0..<record.count where record[other].nameEquals(wanted) { return record[other] }
                 return nil
             }
@@ -92,11 +111,13 @@ public struct RecordCopier {
             }
         }
         if matched < record.count {
+            // A field no column names, unless every unmatched field repeats a key.
             let known = Set(columns)
             let extra = (0..<record.count).first { index in
                 !known.contains(record[index].withUnsafeNameBytes { Array($0) })
             }
-            let name = extra.flatMap { record[$0].name } ?? "?"
+            guard let extra else { return try writer.endRecord() }
+            let name = record[extra].name ?? "?"
             throw FerryIOError(
                 .unknownColumn,
                 "field '\(name)' is not among the \(columns.count) columns taken from the first record "

@@ -158,11 +158,22 @@ final class JSONObjectEncoder {
         state.pointee.isInsideRecord = true
     }
 
-    /// Writes a value too large to format in one step: a string escaped a chunk at a time (chunks end on
-    /// character boundaries), anything else as it is.
+    /// Writes a value too large to format in one step (with its key): a string escaped a chunk at a time (chunks
+    /// end on character boundaries), a null as `null` (a long key alone can send it here), anything else as it
+    /// is.
     private func writeLargeValue(_ bytes: UnsafeRawBufferPointer, kind: FieldKind, record: Int) throws {
-        guard kind == .string, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+        switch kind {
+        case .null:
+            try output.write(UnsafeRawBufferPointer(start: nullText.utf8Start, count: 4))
+            return
+        case .number, .boolean, .json:
             try output.write(bytes)
+            return
+        case .string:
+            break
+        }
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            try output.write(UnsafeRawBufferPointer(start: emptyStringText.utf8Start, count: 2))
             return
         }
         let chunk = Self.chunkBytes / 6
@@ -258,5 +269,6 @@ extension JSONObjectEncoder {
 }
 
 private let nullText: StaticString = "null"
+private let emptyStringText: StaticString = "\"\""
 private let objectEndLineText: StaticString = "}\n"
 private let lowercaseHexDigits: StaticString = "0123456789abcdef"

@@ -4,7 +4,7 @@ extension JSONScanner {
     /// Scalars become one field each: strings unescaped, numbers and booleans as written, null with no bytes.
     /// Arrays become compact JSON text. A nested object becomes compact JSON text too, unless `flattens` is set:
     /// then its members become fields named by key path (`address.city`), and an empty nested object a field
-    /// holding `{}`. Repeated keys are kept, in order, as separate fields. Each field costs one reservation and
+    /// holding `{}`. Repeated keys are kept, in order, as separate fields (readers of a record take the first). Each field costs one reservation and
     /// one slot in `records`, and no allocation once the storage has grown to the records' size.
     ///
     /// `depth` is the number of containers around the object (0 for an NDJSON line).

@@ -8,7 +8,8 @@
 ///
 /// Bytes go to a temporary file beside the destination; ``commit()`` flushes, syncs and renames it into
 /// place, so a reader never sees half a file. An output dropped without ``commit()`` removes its temporary
-/// file. The path `-` writes straight to standard output.
+/// file; one a killed process left is removed by the next output to the same path (see ``TemporarySibling``). The
+/// path `-` writes straight to standard output.
 public final class OutputFile {
     /// The destination path as given; `-` means standard output.
     public let path: String
@@ -50,10 +51,9 @@ public final class OutputFile {
             temporaryPath = nil
             descriptor = STDOUT_FILENO
         } else {
-            let slash = path.lastIndex(of: "/")
-            let directory = slash.map { String(path[...$0]) } ?? ""
-            let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-            let temporary = "\(directory).\(name).ferry-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            // What a killed writer of this output left goes first: nothing else ever removes it.
+            TemporarySibling.removeAbandonedFiles(for: path)
+            let temporary = TemporarySibling.path(for: path)
             let opened = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard opened >= 0 else {
                 let code = errno

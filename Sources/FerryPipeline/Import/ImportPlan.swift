@@ -71,6 +71,12 @@ struct ImportPlan: Sendable {
         guard !entity.isAbstract else {
             throw PipelineError(.invalidSpec, "'\(spec.entity)' is abstract; import into one of its sub-entities")
         }
+        guard spec.mode != .batch || spec.mergePolicy != .overwrite else {
+            throw PipelineError(
+                .invalidSpec,
+                "the overwrite merge policy works in context mode only (in batch mode it would delete stored rows "
+                    + "that other rows may refer to); use mode: context or mergePolicy: objectTrump")
+        }
         self.spec = spec
         self.entity = entity
         let attributes = model.allAttributes(of: entity.name).filter { $0.isStored && $0.derivation == nil }
@@ -157,6 +163,14 @@ struct ImportPlan: Sendable {
                     .invalidSpec,
                     "relationship '\(mapping.relationship)': \(relationship.destinationEntity) has no stored "
                         + "attribute '\(mapping.key)' to match by")
+            }
+            // A key that is not unique would link a record to an arbitrary one of its matches.
+            guard model.allUniquenessConstraints(of: relationship.destinationEntity).contains([mapping.key]) else {
+                throw PipelineError(
+                    .invalidSpec,
+                    "relationship '\(mapping.relationship)': '\(mapping.key)' is not unique in "
+                        + "\(relationship.destinationEntity); 'by' must name an attribute with a uniqueness constraint "
+                        + "of its own (add uniquenessConstraints: [[\(mapping.key)]] to the entity)")
             }
             let resolved = ResolvedRelationship(
                 name: relationship.name, destinationEntity: relationship.destinationEntity,

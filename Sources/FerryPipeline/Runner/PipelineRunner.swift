@@ -96,7 +96,8 @@ public struct PipelineRunner: Sendable {
             result.counts.read = written.rows
             if export.writesManifest { result.outputs += [export.output, export.manifestPath] }
         case .snapshot(let snapshot):
-            _ = try await StoreSnapshotter(store: store, logger: logger).snapshot(into: snapshot.output)
+            _ = try await StoreSnapshotter(store: store, logger: logger).snapshot(
+                into: snapshot.output, replacing: snapshot.replacesExisting)
             result.outputs.append(snapshot.output)
         }
         result.seconds = (ContinuousClock.now - started).seconds

@@ -17,11 +17,11 @@ public struct PipelineError: Error, Sendable, CustomStringConvertible {
         public static let storeLocked = Code(rawValue: "storeLocked")
         /// An input is missing or unreadable (exit 66).
         public static let inputMissing = Code(rawValue: "inputMissing")
-        /// `--resume` found nothing to resume, or the input changed since (exit 65).
+        /// `--resume` found nothing to resume, or the input changed since (exit 64: the option does not fit).
         public static let cannotResume = Code(rawValue: "cannotResume")
         /// A full sync would delete more than its guard allows (exit 65).
         public static let syncGuard = Code(rawValue: "syncGuard")
-        /// SIGINT or SIGTERM stopped the run at a chunk boundary (exit 130 / 143).
+        /// SIGINT or SIGTERM stopped the run at a chunk boundary (exit 130).
         public static let interrupted = Code(rawValue: "interrupted")
         /// An export or snapshot was asked for something it cannot do (an empty sort key, an incremental export to
         /// an unnamed output…): a usage error.

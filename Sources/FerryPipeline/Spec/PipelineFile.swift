@@ -91,4 +91,7 @@ public struct BatchDeleteStep: Sendable, Hashable {
 /// A snapshot step: a consistent copy of the store, its blobs and a manifest, in `output`.
 public struct SnapshotStep: Sendable, Hashable {
     public var output: String
+    /// `replace: true`: a snapshot already in `output` is replaced by the new one once it is complete; otherwise
+    /// the step fails rather than overwrite it.
+    public var replacesExisting = false
 }

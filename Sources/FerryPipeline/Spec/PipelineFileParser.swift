@@ -21,7 +21,7 @@ public struct PipelineFileParser {
     static let exportKeys = [
         "name", "entity", "where", "sort", "fields", "format", "to", "fetchBatchSize", "sinceLast",
     ]
-    static let snapshotKeys = ["name", "to"]
+    static let snapshotKeys = ["name", "to", "replace"]
 
     var reader: YAMLReader
     /// The folder relative paths start from.
@@ -167,7 +167,9 @@ public struct PipelineFileParser {
             guard let fields = fields(node, keyPath, Self.snapshotKeys), let to = required(fields, "to", node, keyPath)
             else { return nil }
             let name = fields["name"].flatMap { reader.string($0, keyPath + ".name") } ?? "snapshot"
-            return PipelineStep(name: name, line: line, action: .snapshot(SnapshotStep(output: resolve(to))))
+            var step = SnapshotStep(output: resolve(to))
+            step.replacesExisting = fields["replace"].flatMap { reader.bool($0, keyPath + ".replace") } ?? false
+            return PipelineStep(name: name, line: line, action: .snapshot(step))
         }
     }
 

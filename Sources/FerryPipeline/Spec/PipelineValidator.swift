@@ -26,8 +26,14 @@ public enum PipelineValidator {
                     _ = try update.predicate.map { try FetchPredicate(format: $0) }
                     let expressions = try PipelineRunner.expressions(update, model: model)
                     let attributes = Set(model.allAttributes(of: update.entity).map(\.name))
-                    for name in expressions.keys where !attributes.contains(name) {
+                    for name in expressions.keys.sorted() where !attributes.contains(name) {
                         issue("set: \(update.entity) has no attribute '\(name)'")
+                    }
+                    // The rest of the model's rules are checked on the new values when the step runs.
+                    for attribute in model.allAttributes(of: update.entity) where !attribute.isOptional {
+                        if case .constant(nil)? = expressions[attribute.name] {
+                            issue("set: \(update.entity).\(attribute.name) is not optional; it cannot be set to nil")
+                        }
                     }
                 case .batchDelete(let delete):
                     try entity(delete.entity, in: model)

@@ -13,6 +13,11 @@ import Foundation
 /// The subquery is the predicate compiled by ``FetchPredicate/sql(for:in:includesSubentities:)``, as fetches use
 /// it (with its joins and `_ent` test); the SET clause comes from ``BatchUpdateCompiler``. Every value is bound. The
 /// keys RETURNING gives become the result's ``BatchUpdateResult/changes``, whatever the result type.
+///
+/// Only rows the update changes are touched: the WHERE clause adds `AND ("a" IS NOT <new a> OR …)`, so a row that
+/// already holds every new value is not counted, versioned, recorded in history or exported incrementally. Before
+/// anything is written, the new values of attributes with rules (non-optional, bounds, lengths, a pattern, a
+/// narrow integer type) are checked against the model; a value that breaks one throws its ``ValidationError``.
 struct BatchUpdater {
     let connection: Connection
     let schema: StoreSchema
@@ -39,6 +44,9 @@ struct BatchUpdater {
             mapping: mapping, model: schema.model, now: Date().timeIntervalSince1970)
         var assignments: [String] = []
         var bindings: [SQLiteValue] = []
+        var differences: [String] = []
+        var differenceBindings: [SQLiteValue] = []
+        var newValues: [(attribute: AttributeDescription, value: BatchUpdateCompiler.Compiled)] = []
         // Sorted, so the same request always gives the same SQL text.
         for name in request.propertiesToUpdate.keys.sorted() {
             guard let expression = request.propertiesToUpdate[name] else { continue }
@@ -51,25 +59,35 @@ struct BatchUpdater {
             }
             assignments.append(SQL.identifier(name) + " = " + compiled.sql)
             bindings += compiled.bindings
+            differences.append(SQL.identifier(name) + " IS NOT " + compiled.sql)
+            differenceBindings += compiled.bindings
+            if let attribute = mapping.attributes.first(where: { $0.name == name }) {
+                newValues.append((attribute, compiled))
+            }
         }
         let version = SQL.identifier("_opt")
         assignments.append("\(version) = \(version) + 1")
         let matching = try (request.predicate ?? .truePredicate).sql(
             for: entity, in: schema, includesSubentities: request.includesSubentities)
         let primaryKey = SQL.identifier("_pk")
+        // The rows matched whose values the update changes; `IS NOT` treats NULL as a value.
+        let changedRows =
+            "\(primaryKey) IN (\(matching.selectStatement(columns: ["_pk"]))) "
+            + "AND (\(differences.joined(separator: " OR ")))"
+        let changedBindings = matching.bindings + differenceBindings
         let sql =
             "UPDATE \(SQL.identifier(mapping.table)) SET \(assignments.joined(separator: ", ")) "
-            + "WHERE \(primaryKey) IN (\(matching.selectStatement(columns: ["_pk"]))) "
-            + "RETURNING \(primaryKey), \(SQL.identifier("_ent"))"
+            + "WHERE \(changedRows) RETURNING \(primaryKey), \(SQL.identifier("_ent"))"
 
         try FetchPredicate.registerSQLFunctions(on: connection)
         try BatchSQLFunctions.register(on: connection)
-        // History first, in one INSERT … SELECT with the same subquery: the rows it selects are the rows updated.
+        try checkRules(of: newValues, inRowsWhere: changedRows, changedBindings, mapping: mapping)
+        // History first, in one INSERT … SELECT with the same condition: the rows it selects are the rows updated.
         try history?.recordUpdates(
-            inTable: mapping.table, where: "\(primaryKey) IN (\(matching.selectStatement(columns: ["_pk"])))",
-            matching.bindings, properties: HistoryRecorder.propertyList(request.propertiesToUpdate.keys))
+            inTable: mapping.table, where: changedRows, changedBindings,
+            properties: HistoryRecorder.propertyList(request.propertiesToUpdate.keys))
         let statement = try connection.prepare(sql)
-        try statement.bind(bindings + matching.bindings)
+        try statement.bind(bindings + changedBindings)
         defer { statement.reset() }
         let collectsObjectIDs = request.resultType == .updatedObjectIDs
         var count = 0

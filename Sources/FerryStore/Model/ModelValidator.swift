@@ -29,6 +29,8 @@ struct ModelValidator {
             checkIndexes(of: entity)
         }
         checkTemplates()
+        // The tables and indexes a sound model maps to; a broken one would only repeat the errors above.
+        if errors.isEmpty { checkSchemaObjects() }
     }
 
     // MARK: - Entities
@@ -94,6 +96,15 @@ struct ModelValidator {
     static func nameProblem(_ name: String, isEntity: Bool) -> (ModelError.Code, String)? {
         let lowercased = name.lowercased()
         if name.isEmpty { return (.invalidName, "the name is empty") }
+        if name.unicodeScalars.count > maximumNameLength {
+            // A model file writes names as YAML keys, which YAML limits to 1,024 characters: a longer name could
+            // be stored but never read back.
+            return (
+                .invalidName,
+                "the name is \(name.unicodeScalars.count) characters long; names may have at most "
+                    + "\(maximumNameLength)"
+            )
+        }
         if isEntity && lowercased.hasPrefix("ferry_") {
             return (.reservedName, "'\(name)' is reserved: names starting with ferry_ belong to Ferry's own tables")
         }

@@ -120,6 +120,11 @@ struct ImportCommand: AsyncParsableCommand {
         if let chunk, chunk < 1 { throw ValidationError("--chunk must be at least 1.") }
         guard cacheMb > 0 else { throw ValidationError("--cache-mb must be at least 1.") }
         if let maxRejects, maxRejects < 0 { throw ValidationError("--max-rejects cannot be negative.") }
+        if mode == .batch && mergePolicy == .overwrite {
+            throw ValidationError(
+                "--merge-policy overwrite works with --mode context only (in batch mode it would delete stored rows "
+                    + "that other rows may refer to); use --mode context or --merge-policy object-trump.")
+        }
         for file in files where file != "-" {
             _ = try resolveFormat(format, path: file, option: "--format")
         }

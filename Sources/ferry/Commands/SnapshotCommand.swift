@@ -13,8 +13,10 @@ struct SnapshotCommand: AsyncParsableCommand {
             DIR/manifest.json records each entity's row count, the history token and runs the copy holds, and the \
             copy's SHA-256. The copy opens like any store (ferry inspect --store DIR/<store file>).
 
-            A snapshot is never overwritten: if DIR already holds the store file or a manifest, nothing is written \
-            and the exit code is 74. DIR is created when missing.
+            The snapshot is built in a hidden folder beside DIR and renamed to DIR when complete: DIR holds a whole \
+            snapshot or does not exist, and what a killed snapshot left is removed by the next one. A snapshot is \
+            never overwritten: if DIR exists and is not empty, nothing is written and the exit code is 74. DIR is \
+            created when missing.
 
             Examples:
               ferry snapshot --store catalog.sqlite --output /backups/$(date +%F)

@@ -12,7 +12,8 @@ enum SignalStop {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                if stop.raised != nil { exit(128 + number) }
+                // Stopped by the user either way: the same exit code as a stop at a chunk boundary.
+                if stop.raised != nil { exit(130) }
                 stop.raise(name)
                 FileHandle.standardError.write(
                     Data("ferry: \(name): stopping at the next chunk boundary (again to stop at once)\n".utf8))

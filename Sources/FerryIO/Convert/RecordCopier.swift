@@ -72,7 +72,7 @@ public struct RecordCopier {
     }
 
     private static func columnNames(of record: Record) -> [String] {
-        (0..<record.count).map { record[$0].name ?? "column\($0 + 1)" }
+        (0..<record.count).map { record[$0].name ?? Record.positionalName(ofField: $0) }
     }
 
     /// Writes a named record in column order; fast when its fields come in that order already.

@@ -72,7 +72,7 @@ struct BatchChunkWriter: ChunkWriter {
         refused.map { refusal in
             RejectedRecord(
                 file: chunk.inputPath, position: chunk.position(of: refusal.row), reason: refusal.reason,
-                fieldsJSON: ChunkWriters.fieldsJSON(of: chunk.rows, row: refusal.row, plan: plan))
+                fieldsJSON: chunk.fieldsJSON(of: refusal.row))
         }
     }
 
@@ -107,6 +107,6 @@ struct BatchChunkWriter: ChunkWriter {
             }
         }
         guard !refused.isEmpty else { return [] }
-        return ChunkWriters.remove(refused, from: &chunk, plan: plan)
+        return ChunkWriters.remove(refused, from: &chunk)
     }
 }

@@ -111,10 +111,17 @@ struct ImportPlan: Sendable {
         var fields = spec.fields
         if fields.isEmpty {
             let claimed = Set(spec.relationships.map(\.column) + spec.blobs.map(\.column))
-            let settable = Set(attributes.map(\.name))
-            fields = (inputColumns ?? attributes.map(\.name))
-                .filter { settable.contains($0) && !claimed.contains($0) }
-                .map { FieldMapping(column: $0) }
+            if spec.isHeaderless {
+                // No header names the columns: column N sets the Nth attribute, in the model's order.
+                let names = inputColumns ?? attributes.indices.map(Record.positionalName(ofField:))
+                fields = zip(names, attributes).filter { !claimed.contains($0.0) }
+                    .map { FieldMapping(column: $0.0, attribute: $0.1.name) }
+            } else {
+                let settable = Set(attributes.map(\.name))
+                fields = (inputColumns ?? attributes.map(\.name))
+                    .filter { settable.contains($0) && !claimed.contains($0) }
+                    .map { FieldMapping(column: $0) }
+            }
         }
         for field in fields {
             let described = try attribute(field.attribute, for: "field '\(field.column)'")

@@ -15,15 +15,17 @@ struct RecordPacker {
     private let fieldIndexes: [Int?]?
     /// The source column name of each plan column (`nil` for constants).
     private let sourceNames: [String?]
-    /// The folder blob paths are relative to.
-    private let inputFolder: URL
+    /// Reads blob files, from the allowed folders only.
+    private let blobFiles: BlobFileReader
 
     /// A packer for records of `inputPath`, whose header (CSV) is `columnNames`.
     ///
     /// - Throws: ``PipelineError`` `.invalidSpec` when a CSV input lacks a column the plan reads.
     init(plan: ImportPlan, inputPath: String, columnNames: [String]?) throws {
         self.plan = plan
-        inputFolder = URL(fileURLWithPath: inputPath == "-" ? "." : inputPath).deletingLastPathComponent()
+        blobFiles = BlobFileReader(
+            inputFolder: URL(fileURLWithPath: inputPath == "-" ? "." : inputPath).deletingLastPathComponent(),
+            roots: plan.spec.blobRoots)
         sourceNames = plan.columns.map { column in
             switch column.source {
             case .field(let name, _, _), .relationshipKey(let name, _), .blobPath(let name): name
@@ -143,14 +145,14 @@ struct RecordPacker {
             return nil
         case .blobPath(let name):
             guard !field.isBlank(for: .binary) else { return appendNull(column, from: name, to: &rows) }
-            let relative = field.withTrimmedBytes { String(decoding: $0, as: UTF8.self) }
-            let url =
-                relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : inputFolder.appendingPathComponent(relative)
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                return "column '\(name)': cannot read the file '\(relative)' (looked for \(url.path))"
+            let path = field.withTrimmedBytes { String(decoding: $0, as: UTF8.self) }
+            switch blobFiles.contents(of: path) {
+            case .success(let data):
+                data.withUnsafeBytes { rows.appendBlob($0) }
+                return nil
+            case .failure(let refusal):
+                return "column '\(name)': \(refusal.message)"
             }
-            data.withUnsafeBytes { rows.appendBlob($0) }
-            return nil
         }
     }
 

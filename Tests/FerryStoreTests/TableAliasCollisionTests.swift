@@ -13,7 +13,7 @@ struct TableAliasCollisionTests {
     /// SQLite does), and the aliases Ferry used before.
     static let names = [
         "e", "E", "d", "D", "d1", "D2", "j", "J", "l", "m", "t", "t0", "src", "dst", "del", "main", "temp", "select",
-        "order", "group", "where", "new", "old", "earlier", "Ferry_as_earlier_x",
+        "order", "group", "where", "new", "old", "earlier",
     ]
 
     @Test(arguments: names)

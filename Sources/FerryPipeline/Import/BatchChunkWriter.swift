@@ -57,7 +57,9 @@ struct BatchChunkWriter: ChunkWriter {
     private static func outcome(read: Int, rows: Int, rejects: [RejectedRecord], result: BatchInsertResult?)
         -> ChunkOutcome
     {
-        var outcome = ChunkOutcome(rejects: rejects)
+        // Refused at different stages, the rejects are listed in record order, as the ledger and the rejects file
+        // list them.
+        var outcome = ChunkOutcome(rejects: rejects.sorted { $0.position.record < $1.position.record })
         outcome.counts.read = read
         outcome.counts.rejected = rejects.count
         guard let result else { return outcome }

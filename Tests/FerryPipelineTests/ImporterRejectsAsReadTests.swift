@@ -91,4 +91,46 @@ struct ImporterRejectsAsReadTests {
         fields += [("sku", .string, "SKU-1"), ("quantity", .null, "")]
         #expect(try Self.ledgerFields(fixture) == [Self.fieldsJSON(fields)])
     }
+
+    /// A batch insert refuses new rows without a required value: here the input has no `name` column at all (so
+    /// every row), and a ragged row gives no `price` field either. Both are written as read.
+    @Test func csvRowsTheBatchInsertRefusesAreWrittenAsRead() async throws {
+        let fixture = try await ImportFixture()
+        let input = try fixture.file("products.csv", "sku,quantity,price\nSKU-1,NA,1.00\nSKU-2,2\n")
+        let rejectsPath = fixture.path("rejects.csv")
+
+        let result = try await fixture.importProducts([input]) {
+            $0.relationships = []
+            $0.dialect = RecordFormat.csv.defaultDialect
+            $0.dialect?.nullTokens = ["", "NA"]
+            $0.dialect?.allowsRaggedRows = true
+            $0.rejectsPath = rejectsPath
+        }
+
+        #expect(result.counts.read == 2 && result.counts.rejected == 2)
+        let lines = try String(contentsOfFile: rejectsPath, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[1].hasPrefix("SKU-1,NA,1.00,"))
+        #expect(lines[2].hasPrefix("SKU-2,2,,"))
+        #expect(
+            try Self.ledgerFields(fixture) == [
+                Self.fieldsJSON([("sku", .string, "SKU-1"), ("quantity", .string, "NA"), ("price", .string, "1.00")]),
+                Self.fieldsJSON([("sku", .string, "SKU-2"), ("quantity", .string, "2")]),
+            ])
+
+        // Every required column given: only the ragged row, without a name, is refused.
+        let ragged = try fixture.file("ragged.csv", "sku,name,price\nSKU-3,Espresso,NA\nSKU-4\n")
+        let raggedRejects = fixture.path("ragged-rejects.csv")
+        let second = try await fixture.importProducts([ragged], name: "ragged") {
+            $0.relationships = []
+            $0.dialect = RecordFormat.csv.defaultDialect
+            $0.dialect?.nullTokens = ["", "NA"]
+            $0.dialect?.allowsRaggedRows = true
+            $0.rejectsPath = raggedRejects
+        }
+        #expect(second.counts.inserted == 1 && second.counts.rejected == 1)
+        let raggedLines = try String(contentsOfFile: raggedRejects, encoding: .utf8).split(separator: "\n")
+        #expect(raggedLines.count == 2 && raggedLines[1].hasPrefix("SKU-4,,,"))
+        #expect(try Self.ledgerFields(fixture).last == Self.fieldsJSON([("sku", .string, "SKU-4")]))
+    }
 }

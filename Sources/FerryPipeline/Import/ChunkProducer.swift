@@ -114,7 +114,7 @@ final class ChunkProducer: @unchecked Sendable {
                 if tracksKeys, let key = packer.rawKeyText(of: record) { chunk.seenKeys.append(key) }
             } else {
                 chunk.positions.append(record.position)
-                chunk.raw.append(record)
+                if packer.keepsRecordAsRead(record) { chunk.raw.append(record) } else { chunk.raw.appendUnkept() }
                 if tracksKeys { chunk.seenKeys.append(packer.keyText(ofRow: chunk.rows.count - 1, in: chunk.rows)) }
             }
             if chunk.read >= spec.recordsPerChunk {

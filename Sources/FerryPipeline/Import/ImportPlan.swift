@@ -53,6 +53,8 @@ struct ImportPlan: Sendable {
     /// The key attributes (a uniqueness constraint of the entity).
     let keys: [String]
     private(set) var columns: [Column]
+    /// Whether a mandatory attribute without a default has no column: a batch insert then refuses every new row.
+    let omitsMandatoryAttribute: Bool
 
     /// The positions, among ``columns``, of the key attributes.
     var keyColumnIndexes: [Int] { keys.compactMap { key in columns.firstIndex { $0.name == key } } }
@@ -199,6 +201,10 @@ struct ImportPlan: Sendable {
         }
         self.keys = keys
         self.columns = columns
+        let mapped = Set(columns.map(\.name))
+        omitsMandatoryAttribute = attributes.contains {
+            !$0.isOptional && $0.defaultValue == nil && !mapped.contains($0.name)
+        }
     }
 
     /// The plan with the constants' values for run `runID` started at `runTime`.

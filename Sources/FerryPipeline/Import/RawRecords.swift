@@ -60,6 +60,12 @@ struct RawRecords: Sendable {
         }
     }
 
+    /// Holds the place of a record that cannot be refused after packing (see
+    /// ``RecordPacker/keepsRecordAsRead(_:)``): nothing of it is copied.
+    mutating func appendUnkept() {
+        spans.append(Span(firstSlot: -1, count: 0))
+    }
+
     /// Keeps the records at `order` (indexes of records), in that order; their bytes stay where they are.
     mutating func reorder(_ order: [Int]) {
         spans = order.map { spans[$0] }
@@ -68,6 +74,9 @@ struct RawRecords: Sendable {
     /// Record `index`'s fields as a reject's fields JSON (see ``RejectedRecord``), CSV fields named from `columnNames`.
     func fieldsJSON(ofRecord index: Int, columnNames: [String]?) -> String {
         let span = spans[index]
+        // Only a record the packer said could not be refused later is unkept; should one be, its reject still
+        // names its file, position and reason.
+        guard span.firstSlot >= 0 else { return "[]" }
         var fields: [RejectedRecord.RawField] = []
         fields.reserveCapacity(span.count)
         for offset in 0..<span.count {

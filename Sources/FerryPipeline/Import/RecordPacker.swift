@@ -17,6 +17,10 @@ struct RecordPacker {
     private let sourceNames: [String?]
     /// Reads blob files, from the allowed folders only.
     private let blobFiles: BlobFileReader
+    /// Whether every packed row can be refused after packing (see ``keepsRecordAsRead(_:)``).
+    private let everyRowMayBeRefusedLater: Bool
+    /// The number of fields a CSV record needs to give every column a value (0 for JSON).
+    private let fieldsNeeded: Int
 
     /// A packer for records of `inputPath`, whose header (CSV) is `columnNames`.
     ///
@@ -32,8 +36,14 @@ struct RecordPacker {
             case .constant: nil
             }
         }
+        let resolvesLater = plan.columns.contains {
+            if case .relationshipKey = $0.source { return true } else { return false }
+        }
+        everyRowMayBeRefusedLater =
+            plan.spec.mode == .context || resolvesLater || plan.omitsMandatoryAttribute || columnNames == nil
         guard let columnNames else {
             fieldIndexes = nil
+            fieldsNeeded = 0
             return
         }
         var indexes: [Int?] = []
@@ -53,6 +63,16 @@ struct RecordPacker {
             indexes.append(index)
         }
         fieldIndexes = indexes
+        fieldsNeeded = (indexes.compactMap { $0 }.max() ?? -1) + 1
+    }
+
+    /// Whether the row packed from `record` can still be refused once packed, so that the record as read must be
+    /// kept to reject it as read: always in context mode (the save validates) or when a relationship key is
+    /// resolved after packing; in batch mode otherwise only when the insert may refuse the row as a new row without
+    /// a required value (a field missing from the record, or a required attribute without a column). Keeping no
+    /// copy of the others keeps the fast path's memory as it was.
+    func keepsRecordAsRead(_ record: Record) -> Bool {
+        everyRowMayBeRefusedLater || record.count < fieldsNeeded
     }
 
     /// Appends `record` as one row of `rows`, or returns why it cannot be (leaving `rows` as it was).

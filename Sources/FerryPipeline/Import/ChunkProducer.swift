@@ -15,7 +15,8 @@ final class ChunkProducer: @unchecked Sendable {
     /// Whether each chunk's rows are handed over in key order (see ``init(plan:channel:resumeAt:ordersRowsByKey:)``).
     private let ordersRowsByKey: Bool
     /// Text and blob bytes of the last chunk, to size the next (64 a record before the first): memory follows the
-    /// data, so a chunk's buffers are never the chunk size times its largest record.
+    /// data, so a chunk's buffers are never the chunk size times its largest record (a chunk of one large record
+    /// followed by more was reserved as if each were that large).
     private var lastChunkBytes: Int?
     /// Bytes and fields of the last chunk's records as read, to size the next.
     private var lastRawSize: (bytes: Int, fields: Int)?
@@ -132,13 +133,15 @@ final class ChunkProducer: @unchecked Sendable {
     /// the last chunk so that they grow once instead of doubling their way up.
     private func emptyChunk(input: Int, path: String, consumed: Int) -> Chunk {
         var rows = channel.takeSpareRows() ?? PackedRows(columns: plan.columns.map(\.name))
-        rows.reserveCapacity(rows: plan.spec.recordsPerChunk, bytes: lastChunkBytes ?? plan.spec.recordsPerChunk * 64)
+        // The last chunk's bytes and 16 a record to spare, so a chunk a little larger does not double the buffer.
+        let records = plan.spec.recordsPerChunk
+        rows.reserveCapacity(rows: records, bytes: lastChunkBytes.map { $0 + 16 * records } ?? records * 64)
         var positions: [RecordPosition] = []
         positions.reserveCapacity(plan.spec.recordsPerChunk)
         var raw = RawRecords()
+        // Records kept as read take room as they come; a chunk that kept none (the fast path) reserves none.
         raw.reserveCapacity(
-            records: plan.spec.recordsPerChunk, fields: lastRawSize?.fields ?? plan.spec.recordsPerChunk * 8,
-            bytes: lastRawSize?.bytes ?? plan.spec.recordsPerChunk * 64)
+            records: plan.spec.recordsPerChunk, fields: lastRawSize?.fields ?? 0, bytes: lastRawSize?.bytes ?? 0)
         return Chunk(
             rows: rows, positions: positions, raw: raw, columnNames: columnNames, rejects: [], read: 0,
             checkpoint: Checkpoint(input: input, records: consumed), inputPath: path, bytesRead: 0)

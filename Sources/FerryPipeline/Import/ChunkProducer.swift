@@ -139,9 +139,11 @@ final class ChunkProducer: @unchecked Sendable {
         var positions: [RecordPosition] = []
         positions.reserveCapacity(plan.spec.recordsPerChunk)
         var raw = RawRecords()
-        // Records kept as read take room as they come; a chunk that kept none (the fast path) reserves none.
+        // Records kept as read take room as they come; a chunk that kept none (the fast path) reserves none. An
+        // eighth to spare, so a slightly larger chunk does not double the buffers.
+        let kept = lastRawSize ?? (0, 0)
         raw.reserveCapacity(
-            records: plan.spec.recordsPerChunk, fields: lastRawSize?.fields ?? 0, bytes: lastRawSize?.bytes ?? 0)
+            records: plan.spec.recordsPerChunk, fields: kept.fields + kept.fields / 8, bytes: kept.bytes + kept.bytes / 8)
         return Chunk(
             rows: rows, positions: positions, raw: raw, columnNames: columnNames, rejects: [], read: 0,
             checkpoint: Checkpoint(input: input, records: consumed), inputPath: path, bytesRead: 0)

@@ -14,7 +14,10 @@ struct ImportCommandInputTests {
         try Data("1,Ada\n2,Grace\n3,Edsger\n".utf8).write(to: folder.appendingPathComponent("people.csv"))
 
         let result = try ferry.run(
-            ["import", "people.csv", "--store", "people.sqlite", "--entity", "Person", "--key", "column1", "--no-header"],
+            [
+                "import", "people.csv", "--store", "people.sqlite", "--entity", "Person", "--key", "column1",
+                "--no-header",
+            ],
             in: folder)
 
         #expect(result.status == 0, "\(result.standardError)")
@@ -42,7 +45,8 @@ struct ImportCommandInputTests {
         let report = try JSONDecoder().decode(ImportResult.self, from: Data(result.standardOutput.utf8))
         #expect(report.counts.read == 2 && report.counts.inserted == 2 && report.counts.rejected == 0)
         #expect(
-            try PipelineCommandTests.rows(folder.appendingPathComponent("store.sqlite"), "SELECT name FROM Category ORDER BY name")
+            try PipelineCommandTests.rows(
+                folder.appendingPathComponent("store.sqlite"), "SELECT name FROM Category ORDER BY name")
                 == [[.text("Coffee")], [.text("Tea")]])
     }
 

@@ -67,7 +67,8 @@ final class ImporterBlobAndLargeFieldTests {
         try FileManager.default.createSymbolicLink(
             at: inputs.appendingPathComponent("photos/out"), withDestinationURL: secret)
         try FileManager.default.createSymbolicLink(
-            at: inputs.appendingPathComponent("photos/in"), withDestinationURL: inputs.appendingPathComponent("photos/a.bin"))
+            at: inputs.appendingPathComponent("photos/in"),
+            withDestinationURL: inputs.appendingPathComponent("photos/a.bin"))
         try FileManager.default.createSymbolicLink(
             at: inputs.appendingPathComponent("up"), withDestinationURL: folder)
         let csv = """
@@ -110,7 +111,8 @@ final class ImporterBlobAndLargeFieldTests {
         let (result, container) = try await importItems(csv) { $0.blobRoots = [self.folder.path] }
 
         #expect(result.counts.inserted == 1 && result.counts.rejected == 1)
-        #expect(try rows(container, "SELECT id, CAST(photo AS TEXT) FROM Item") == [[.text("parent"), .text("secret")]])
+        #expect(
+            try rows(container, "SELECT id, CAST(photo AS TEXT) FROM Item") == [[.text("parent"), .text("secret")]])
     }
 
     @Test func theParserReadsBlobRootsRelativeToThePipelineFile() throws {

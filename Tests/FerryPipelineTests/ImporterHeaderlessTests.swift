@@ -54,6 +54,9 @@ struct ImporterHeaderlessTests {
         }
 
         #expect(result.counts.inserted == 1)
-        #expect(try fixture.rows("SELECT sku, name, price FROM Product") == [[.text("SKU-1"), .text("Espresso"), .text("24.9")]])
+        #expect(
+            try fixture.rows("SELECT sku, name, price FROM Product") == [
+                [.text("SKU-1"), .text("Espresso"), .text("24.9")]
+            ])
     }
 }

@@ -39,7 +39,8 @@ struct ImporterRejectLimitTests {
         // Nothing of the chunk that broke the limit: not SKU-1, not its rejects, not its checkpoint.
         #expect(try fixture.rows("SELECT sku FROM Product ORDER BY sku") == [[.text("SKU-9")]])
         #expect(
-            try fixture.rows("SELECT count(*) FROM ferry_rejects JOIN ferry_runs r ON r.id = run WHERE r.pipeline = 'products'")
+            try fixture.rows(
+                "SELECT count(*) FROM ferry_rejects JOIN ferry_runs r ON r.id = run WHERE r.pipeline = 'products'")
                 == [[.integer(0)]])
         // The rejects file still shows what stopped the run.
         let rejects = try String(contentsOfFile: rejectsPath, encoding: .utf8).split(separator: "\n")

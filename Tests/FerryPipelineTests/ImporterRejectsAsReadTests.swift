@@ -71,7 +71,8 @@ struct ImporterRejectsAsReadTests {
                 return ValidationError(.managedObjectValidation, message: "this name is not allowed")
             }
         }
-        let refusedRecord = mode == .batch
+        let refusedRecord =
+            mode == .batch
             ? #"{"price":1.00,"sku":"SKU-1","quantity":null}"#
             : #"{"price":1.00,"name":"Forbidden","sku":"SKU-1","quantity":null}"#
         let input = try fixture.file("products.ndjson", refusedRecord + "\n" + #"{"sku":"SKU-2","name":"Fine"}"# + "\n")

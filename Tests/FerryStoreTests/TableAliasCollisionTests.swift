@@ -60,7 +60,8 @@ struct TableAliasCollisionTests {
                     AttributeDescription(name: "largest", type: .integer64, derivation: "@max members.quantity"),
                 ],
                 relationships: [
-                    RelationshipDescription(name: "members", destinationEntity: "D1", inverseName: "owner", isToMany: true)
+                    RelationshipDescription(
+                        name: "members", destinationEntity: "D1", inverseName: "owner", isToMany: true)
                 ]),
             EntityDescription(
                 name: "D1",
@@ -80,7 +81,8 @@ struct TableAliasCollisionTests {
                     AttributeDescription(name: "most", type: .integer64, derivation: "@max members.quantity"),
                 ],
                 relationships: [
-                    RelationshipDescription(name: "members", destinationEntity: "D1", inverseName: "groups", isToMany: true)
+                    RelationshipDescription(
+                        name: "members", destinationEntity: "D1", inverseName: "groups", isToMany: true)
                 ]),
         ])
         let fixture = try await ContextFixture(model: model)

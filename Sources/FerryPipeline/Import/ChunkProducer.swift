@@ -143,7 +143,8 @@ final class ChunkProducer: @unchecked Sendable {
         // eighth to spare, so a slightly larger chunk does not double the buffers.
         let kept = lastRawSize ?? (0, 0)
         raw.reserveCapacity(
-            records: plan.spec.recordsPerChunk, fields: kept.fields + kept.fields / 8, bytes: kept.bytes + kept.bytes / 8)
+            records: plan.spec.recordsPerChunk, fields: kept.fields + kept.fields / 8,
+            bytes: kept.bytes + kept.bytes / 8)
         return Chunk(
             rows: rows, positions: positions, raw: raw, columnNames: columnNames, rejects: [], read: 0,
             checkpoint: Checkpoint(input: input, records: consumed), inputPath: path, bytesRead: 0)

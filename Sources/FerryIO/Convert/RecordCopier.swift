@@ -86,7 +86,8 @@ public struct RecordCopier {
     /// is the one read, as an import reads it).
     private static func columnNames(of record: Record) -> [String] {
         var seen: Set<String> = []
-        return (0..<record.count).map { record[$0].name ?? "column\($0 + 1)" }.filter { seen.insert($0).inserted }
+        return (0..<record.count).map { record[$0].name ?? Record.positionalName(ofField: $0) }
+            .filter { seen.insert($0).inserted }
     }
 
     /// Writes a named record in column order; fast when its fields come in that order already. A repeated key's

@@ -55,6 +55,12 @@ public struct Record {
 
     /// Every field's name (JSON records), `nil` where a field has none.
     public var names: [String?] { (0..<count).map { self[$0].name } }
+
+    /// The name of the field at `index` (from 0) of a record without names, such as a CSV file without a header:
+    /// `column1`, `column2`, …
+    public static func positionalName(ofField index: Int) -> String {
+        "column\(index + 1)"
+    }
 }
 
 /// One field of a ``Record``: its bytes, kind and, for JSON, its name. Valid as long as its record.

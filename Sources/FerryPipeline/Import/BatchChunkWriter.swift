@@ -31,10 +31,9 @@ struct BatchChunkWriter: ChunkWriter {
         request.refusesIncompleteNewRows = true
         // The rows the insert refuses and the rows it writes are known only inside its transaction; the companion
         // records them there.
-        let plan = self.plan
         let written = chunk
         request.companion = { connection, result in
-            let late = Self.rejects(result.refusedRows, of: written, plan: plan)
+            let late = Self.rejects(result.refusedRows, of: written)
             try companion(
                 Self.outcome(read: written.read, rows: written.rows.count, rejects: allRejects + late, result: result))(
                     connection)
@@ -48,7 +47,7 @@ struct BatchChunkWriter: ChunkWriter {
                 "\(chunk.inputPath), records \(chunk.checkpoint.records - chunk.read + 1)–\(chunk.checkpoint.records): "
                     + error.message)
         }
-        let late = Self.rejects(result.refusedRows, of: chunk, plan: plan)
+        let late = Self.rejects(result.refusedRows, of: chunk)
         return Self.outcome(read: chunk.read, rows: chunk.rows.count, rejects: allRejects + late, result: result)
     }
 
@@ -57,7 +56,9 @@ struct BatchChunkWriter: ChunkWriter {
     private static func outcome(read: Int, rows: Int, rejects: [RejectedRecord], result: BatchInsertResult?)
         -> ChunkOutcome
     {
-        var outcome = ChunkOutcome(rejects: rejects)
+        // Refused at different stages, the rejects are listed in record order, as the ledger and the rejects file
+        // list them.
+        var outcome = ChunkOutcome(rejects: rejects.sorted { $0.position.record < $1.position.record })
         outcome.counts.read = read
         outcome.counts.rejected = rejects.count
         guard let result else { return outcome }
@@ -68,11 +69,11 @@ struct BatchChunkWriter: ChunkWriter {
     }
 
     /// The rows of `chunk` the insert refused, as rejects.
-    private static func rejects(_ refused: [RefusedRow], of chunk: Chunk, plan: ImportPlan) -> [RejectedRecord] {
+    private static func rejects(_ refused: [RefusedRow], of chunk: Chunk) -> [RejectedRecord] {
         refused.map { refusal in
             RejectedRecord(
                 file: chunk.inputPath, position: chunk.position(of: refusal.row), reason: refusal.reason,
-                fieldsJSON: ChunkWriters.fieldsJSON(of: chunk.rows, row: refusal.row, plan: plan))
+                fieldsJSON: chunk.fieldsJSON(of: refusal.row))
         }
     }
 
@@ -107,6 +108,6 @@ struct BatchChunkWriter: ChunkWriter {
             }
         }
         guard !refused.isEmpty else { return [] }
-        return ChunkWriters.remove(refused, from: &chunk, plan: plan)
+        return ChunkWriters.remove(refused, from: &chunk)
     }
 }

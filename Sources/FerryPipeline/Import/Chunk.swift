@@ -8,6 +8,10 @@ struct Chunk: Sendable {
     var rows: PackedRows
     /// Where each row's record starts, to name a record refused after packing (see ``position(of:)``).
     var positions: [RecordPosition]
+    /// Each row's record as read, to reject it as read if it is refused after packing (see ``fieldsJSON(of:)``).
+    var raw = RawRecords()
+    /// The input's header (CSV), naming the fields of ``raw``.
+    var columnNames: [String]?
     /// Records refused while packing.
     var rejects: [RejectedRecord]
     /// The key (as text, compound keys joined by U+001F) of every record read, refused ones included, when the

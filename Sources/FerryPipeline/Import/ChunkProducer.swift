@@ -14,8 +14,14 @@ final class ChunkProducer: @unchecked Sendable {
     private var tracksKeys: Bool { plan.spec.fullSync != nil }
     /// Whether each chunk's rows are handed over in key order (see ``init(plan:channel:resumeAt:ordersRowsByKey:)``).
     private let ordersRowsByKey: Bool
-    /// Text and blob bytes per row in the last chunk, to size the next.
-    private var bytesPerRow = 64
+    /// Text and blob bytes of the last chunk, to size the next (64 a record before the first): memory follows the
+    /// data, so a chunk's buffers are never the chunk size times its largest record (a chunk of one large record
+    /// followed by more was reserved as if each were that large).
+    private var lastChunkBytes: Int?
+    /// Bytes and fields of the last chunk's records as read, to size the next.
+    private var lastRawSize: (bytes: Int, fields: Int)?
+    /// The header (CSV) of the input being read, for its chunks.
+    private var columnNames: [String]?
     /// The header of the first CSV input, for the rejects file.
     private(set) var firstColumnNames: [String]?
 
@@ -64,9 +70,11 @@ final class ChunkProducer: @unchecked Sendable {
                 "cannot infer the format of '\(path)' from its extension; give format: csv|tsv|ndjson|json")
         }
         let reader = try format.openReader(path: path, dialect: spec.dialect, jsonOptions: spec.jsonOptions)
-        let columnNames = reader.columnNames
-        if firstColumnNames == nil { firstColumnNames = columnNames }
-        let packer = try RecordPacker(plan: plan, inputPath: path, columnNames: columnNames)
+        // A CSV input without a header names its columns by position, once its first record gives their number.
+        let headerless = reader.columnNames == nil && format.defaultDialect != nil
+        columnNames = reader.columnNames
+        if firstColumnNames == nil && !headerless { firstColumnNames = columnNames }
+        var packer = headerless ? nil : try RecordPacker(plan: plan, inputPath: path, columnNames: columnNames)
         var consumed = 0
         while consumed < skip {
             do {
@@ -93,12 +101,21 @@ final class ChunkProducer: @unchecked Sendable {
             guard let record else { break }
             consumed += 1
             chunk.read += 1
+            if packer == nil {
+                let names = (0..<record.count).map(Record.positionalName(ofField:))
+                columnNames = names
+                chunk.columnNames = names
+                if firstColumnNames == nil { firstColumnNames = names }
+                packer = try RecordPacker(plan: plan, inputPath: path, columnNames: names)
+            }
+            guard let packer else { break }
             if let reason = packer.pack(record, into: &chunk.rows) {
                 chunk.rejects.append(
                     RejectedRecord(record: record, file: path, reason: reason, columnNames: columnNames))
                 if tracksKeys, let key = packer.rawKeyText(of: record) { chunk.seenKeys.append(key) }
             } else {
                 chunk.positions.append(record.position)
+                if packer.keepsRecordAsRead(record) { chunk.raw.append(record) } else { chunk.raw.appendUnkept() }
                 if tracksKeys { chunk.seenKeys.append(packer.keyText(ofRow: chunk.rows.count - 1, in: chunk.rows)) }
             }
             if chunk.read >= spec.recordsPerChunk {
@@ -116,17 +133,29 @@ final class ChunkProducer: @unchecked Sendable {
     /// the last chunk so that they grow once instead of doubling their way up.
     private func emptyChunk(input: Int, path: String, consumed: Int) -> Chunk {
         var rows = channel.takeSpareRows() ?? PackedRows(columns: plan.columns.map(\.name))
-        rows.reserveCapacity(rows: plan.spec.recordsPerChunk, bytesPerRow: bytesPerRow)
+        // The last chunk's bytes and 16 a record to spare, so a chunk a little larger does not double the buffer.
+        let records = plan.spec.recordsPerChunk
+        rows.reserveCapacity(rows: records, bytes: lastChunkBytes.map { $0 + 16 * records } ?? records * 64)
         var positions: [RecordPosition] = []
         positions.reserveCapacity(plan.spec.recordsPerChunk)
+        var raw = RawRecords()
+        // Records kept as read take room as they come; a chunk that kept none (the fast path) reserves none. An
+        // eighth to spare, so a slightly larger chunk does not double the buffers.
+        let kept = lastRawSize ?? (0, 0)
+        raw.reserveCapacity(
+            records: plan.spec.recordsPerChunk, fields: kept.fields + kept.fields / 8,
+            bytes: kept.bytes + kept.bytes / 8)
         return Chunk(
-            rows: rows, positions: positions, rejects: [], read: 0,
+            rows: rows, positions: positions, raw: raw, columnNames: columnNames, rejects: [], read: 0,
             checkpoint: Checkpoint(input: input, records: consumed), inputPath: path, bytesRead: 0)
     }
 
     private func hand(_ chunk: inout Chunk, reader: any RecordReader, consumed: Int) -> Bool {
         chunk.checkpoint.records = consumed
-        if chunk.rows.count > 0 { bytesPerRow = chunk.rows.bytes.count / chunk.rows.count + 16 }
+        if chunk.rows.count > 0 {
+            lastChunkBytes = chunk.rows.bytes.count
+            lastRawSize = (chunk.raw.byteCount, chunk.raw.fieldCount)
+        }
         chunk.bytesRead = reader.bytesRead
         // Sorted in place, and the next chunk's buffers reserved only once this one is taken: the reader never
         // holds a second copy of a chunk.
@@ -134,6 +163,7 @@ final class ChunkProducer: @unchecked Sendable {
         let full = chunk
         chunk.rows = PackedRows(columns: full.rows.columns)
         chunk.positions = []
+        chunk.raw = RawRecords()
         guard channel.put(full) else { return false }
         chunk = emptyChunk(input: full.checkpoint.input, path: full.inputPath, consumed: consumed)
         return true

@@ -41,10 +41,16 @@ extension Chunk {
         row < positions.count ? positions[row] : RecordPosition(record: 0, line: 0, byteOffset: 0)
     }
 
-    /// Keeps the rows at `order` (indexes of rows), in that order, with their positions.
+    /// Row `row`'s record as read, as a reject's fields.
+    func fieldsJSON(of row: Int) -> String {
+        raw.fieldsJSON(ofRecord: row, columnNames: columnNames)
+    }
+
+    /// Keeps the rows at `order` (indexes of rows), in that order, with their positions and records as read.
     mutating func reorder(_ order: [Int]) {
         rows.reorder(order)
         if !positions.isEmpty { positions = order.map { position(of: $0) } }
+        raw.reorder(order)
     }
 }
 
@@ -56,9 +62,8 @@ enum ChunkWriters {
         }
     }
 
-    /// Takes the rows in `refused` out of `chunk` and returns them as rejects, with their values as converted
-    /// (the record as read is gone by now) under their input column names.
-    static func remove(_ refused: [Int: String], from chunk: inout Chunk, plan: ImportPlan) -> [RejectedRecord] {
+    /// Takes the rows in `refused` out of `chunk` and returns them as rejects, their records as read.
+    static func remove(_ refused: [Int: String], from chunk: inout Chunk) -> [RejectedRecord] {
         var kept: [Int] = []
         var rejects: [RejectedRecord] = []
         for row in 0..<chunk.rows.count {
@@ -69,36 +74,9 @@ enum ChunkWriters {
             rejects.append(
                 RejectedRecord(
                     file: chunk.inputPath, position: chunk.position(of: row), reason: reason,
-                    fieldsJSON: fieldsJSON(of: chunk.rows, row: row, plan: plan)))
+                    fieldsJSON: chunk.fieldsJSON(of: row)))
         }
         chunk.reorder(kept)
         return rejects.sorted { $0.position.record < $1.position.record }
-    }
-
-    /// A packed row's values as reject fields, named by their input columns.
-    static func fieldsJSON(of rows: PackedRows, row: Int, plan: ImportPlan) -> String {
-        var fields: [[Any]] = []
-        for (index, column) in plan.columns.enumerated() {
-            let name: String
-            switch column.source {
-            case .field(let source, _, _), .relationshipKey(let source, _), .blobPath(let source): name = source
-            case .constant: continue
-            }
-            let cell = rows.cell(row: row, column: index)
-            switch cell {
-            case .absent: continue
-            case .null: fields.append([name, Int(FieldKind.null.rawValue), ""])
-            case .integer(let value): fields.append([name, Int(FieldKind.number.rawValue), String(value)])
-            case .real(let value): fields.append([name, Int(FieldKind.number.rawValue), String(value)])
-            case .text:
-                fields.append([
-                    name, Int(FieldKind.string.rawValue),
-                    rows.withBytes(of: cell) { String(decoding: $0, as: UTF8.self) },
-                ])
-            case .blob: fields.append([name, Int(FieldKind.null.rawValue), ""])
-            }
-        }
-        let data = (try? JSONSerialization.data(withJSONObject: fields)) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
     }
 }

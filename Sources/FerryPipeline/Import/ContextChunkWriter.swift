@@ -490,6 +490,6 @@ private struct ChunkApplication {
     private func reject(_ row: Int, reason: String) -> RejectedRecord {
         RejectedRecord(
             file: chunk.inputPath, position: chunk.position(of: row), reason: reason,
-            fieldsJSON: ChunkWriters.fieldsJSON(of: chunk.rows, row: row, plan: plan))
+            fieldsJSON: chunk.fieldsJSON(of: row))
     }
 }

@@ -53,6 +53,8 @@ struct ImportPlan: Sendable {
     /// The key attributes (a uniqueness constraint of the entity).
     let keys: [String]
     private(set) var columns: [Column]
+    /// Whether a mandatory attribute without a default has no column: a batch insert then refuses every new row.
+    let omitsMandatoryAttribute: Bool
 
     /// The positions, among ``columns``, of the key attributes.
     var keyColumnIndexes: [Int] { keys.compactMap { key in columns.firstIndex { $0.name == key } } }
@@ -117,10 +119,17 @@ struct ImportPlan: Sendable {
         var fields = spec.fields
         if fields.isEmpty {
             let claimed = Set(spec.relationships.map(\.column) + spec.blobs.map(\.column))
-            let settable = Set(attributes.map(\.name))
-            fields = (inputColumns ?? attributes.map(\.name))
-                .filter { settable.contains($0) && !claimed.contains($0) }
-                .map { FieldMapping(column: $0) }
+            if spec.isHeaderless {
+                // No header names the columns: column N sets the Nth attribute, in the model's order.
+                let names = inputColumns ?? attributes.indices.map(Record.positionalName(ofField:))
+                fields = zip(names, attributes).filter { !claimed.contains($0.0) }
+                    .map { FieldMapping(column: $0.0, attribute: $0.1.name) }
+            } else {
+                let settable = Set(attributes.map(\.name))
+                fields = (inputColumns ?? attributes.map(\.name))
+                    .filter { settable.contains($0) && !claimed.contains($0) }
+                    .map { FieldMapping(column: $0) }
+            }
         }
         for field in fields {
             let described = try attribute(field.attribute, for: "field '\(field.column)'")
@@ -206,6 +215,10 @@ struct ImportPlan: Sendable {
         }
         self.keys = keys
         self.columns = columns
+        let mapped = Set(columns.map(\.name))
+        omitsMandatoryAttribute = attributes.contains {
+            !$0.isOptional && $0.defaultValue == nil && !mapped.contains($0.name)
+        }
     }
 
     /// The plan with the constants' values for run `runID` started at `runTime`.

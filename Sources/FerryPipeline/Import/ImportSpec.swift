@@ -41,6 +41,9 @@ public struct ImportSpec: Sendable {
     public var relationships: [RelationshipMapping] = []
     /// Binary attributes read from files whose paths a column holds (relative to the input file).
     public var blobs: [BlobMapping] = []
+    /// The folders blob files may be read from; empty: the folder of the input that names them. A path leading
+    /// elsewhere (through `..`, an absolute path or a symbolic link) makes its record a reject.
+    public var blobRoots: [String] = []
     /// Attributes set to the same value on every record.
     public var constants: [ConstantMapping] = []
     /// How field text becomes typed values (booleans, dates, trimming).
@@ -85,8 +88,13 @@ public struct ImportSpec: Sendable {
 }
 
 extension ImportSpec {
+    /// Whether the inputs are CSV/TSV without a header line: their columns are named by position (`column1`,
+    /// `column2`, …; see ``FerryIO/Record/positionalName(ofField:)``), and without ``fields`` column N sets the
+    /// entity's Nth attribute.
+    var isHeaderless: Bool { dialect?.hasHeader == false }
+
     /// The header of input `index`, for mapping columns by name (CSV, TSV); `nil` for JSON, standard input or an
-    /// index past the inputs.
+    /// index past the inputs. Without a header line, the positional names of the first record's fields.
     ///
     /// - Throws: ``FerryIOError`` when the input cannot be opened or its header read.
     func header(ofInput index: Int) throws -> [String]? {
@@ -94,7 +102,10 @@ extension ImportSpec {
         let path = sources[index]
         guard path != "-", let format = format ?? RecordFormat(inferringFrom: path), format.defaultDialect != nil
         else { return nil }
-        return try format.openReader(path: path, dialect: dialect).columnNames
+        let reader = try format.openReader(path: path, dialect: dialect)
+        if let names = reader.columnNames { return names }
+        let width = (try? reader.next())?.count ?? 0
+        return (0..<width).map(Record.positionalName(ofField:))
     }
 }
 
@@ -188,14 +199,15 @@ public struct ConstantMapping: Sendable, Hashable {
 public enum RejectLimit: Sendable, Hashable {
     /// At most this many rejected records.
     case count(Int)
-    /// At most this fraction (0...1) of the records read, checked once 100 records are read.
+    /// At most this fraction (0...1) of the records read so far, however few.
     case rate(Double)
 
-    /// Whether `rejected` of `read` records breaks the limit.
+    /// Whether `rejected` of `read` records breaks the limit. The importer asks before each chunk commits, with the
+    /// counts of the run so far and that chunk's.
     public func isExceeded(rejected: Int, read: Int) -> Bool {
         switch self {
         case .count(let limit): rejected > limit
-        case .rate(let rate): read >= 100 && Double(rejected) > rate * Double(read)
+        case .rate(let rate): Double(rejected) > rate * Double(read)
         }
     }
 }

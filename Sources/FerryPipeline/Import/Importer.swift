@@ -127,23 +127,33 @@ public struct Importer: Sendable {
                 let upcoming = writer.looksAhead ? Task { try await channel.next() } : nil
                 let (checkpoint, seenKeys) = (chunk.checkpoint, chunk.seenKeys)
                 let (inputPath, bytesRead) = (chunk.inputPath, chunk.bytesRead)
-                let outcome = try await writer.commit(chunk, upcoming: upcoming) { outcome in
-                    // The cumulative counts, row counts included, commit with the chunk: a run killed after it
-                    // resumes with counts that still balance.
-                    var total = before
-                    total.add(outcome.counts)
-                    return ledger.checkpointCompanion(
-                        run: run, checkpoint: checkpoint, counts: total, rejects: outcome.rejects,
-                        firstRejectNumber: firstReject, seenKeys: seenKeys)
+                let outcome: ChunkOutcome
+                do {
+                    outcome = try await writer.commit(chunk, upcoming: upcoming) { outcome in
+                        // The cumulative counts, row counts included, commit with the chunk: a run killed after it
+                        // resumes with counts that still balance.
+                        var total = before
+                        total.add(outcome.counts)
+                        // The limit is checked here, inside the chunk's transaction, once every reason to refuse a
+                        // record is known (an unresolved relationship, a refused row, a failed validation):
+                        // throwing rolls the whole chunk back.
+                        if let limit = spec.maxRejects, limit.isExceeded(rejected: total.rejected, read: total.read) {
+                            let reached = RejectLimitReached(limit: limit, counts: total, rejects: outcome.rejects)
+                            return { _ in throw reached }
+                        }
+                        return ledger.checkpointCompanion(
+                            run: run, checkpoint: checkpoint, counts: total, rejects: outcome.rejects,
+                            firstRejectNumber: firstReject, seenKeys: seenKeys)
+                    }
+                } catch let reached as RejectLimitReached {
+                    uncommittedRejects = reached.rejects
+                    throw Self.tooManyRejects(reached.counts.rejected, of: reached.counts.read, reached.limit)
                 }
                 counts.add(outcome.counts)
                 rejectCount += outcome.rejects.count
                 channel.recycle(chunk.rows)
                 _ = consume chunk
                 progress?(ImportProgress(inputPath: inputPath, bytesRead: bytesRead, counts: counts))
-                if let limit = spec.maxRejects, limit.isExceeded(rejected: counts.rejected, read: counts.read) {
-                    throw Self.tooManyRejects(counts.rejected, of: counts.read, limit)
-                }
                 if let upcoming { next = try await upcoming.value } else { next = try await channel.next() }
             }
             if let table = deferredTable {
@@ -210,6 +220,14 @@ public struct Importer: Sendable {
             ofTable: table, companion: ledger.duplicatesCompanion(run: run))
         counts.inserted -= removed
         counts.unchanged += removed
+    }
+
+    /// What a chunk's companion throws when the chunk would take the run over its reject limit, rolling the chunk
+    /// back: the run's counts and the chunk's rejects with it.
+    private struct RejectLimitReached: Error {
+        var limit: RejectLimit
+        var counts: StepCounts
+        var rejects: [RejectedRecord]
     }
 
     private static func tooManyRejects(_ rejected: Int, of read: Int, _ limit: RejectLimit) -> PipelineError {

@@ -72,7 +72,8 @@ public enum ModelInference {
                 let field = record[index]
                 var column = index
                 if reader.columnNames == nil {
-                    guard let name = field.name else { continue }
+                    // A CSV file without a header names its columns by position.
+                    let name = field.name ?? Record.positionalName(ofField: index)
                     if let known = names.firstIndex(of: name) {
                         column = known
                     } else {

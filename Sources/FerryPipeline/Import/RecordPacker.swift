@@ -15,23 +15,35 @@ struct RecordPacker {
     private let fieldIndexes: [Int?]?
     /// The source column name of each plan column (`nil` for constants).
     private let sourceNames: [String?]
-    /// The folder blob paths are relative to.
-    private let inputFolder: URL
+    /// Reads blob files, from the allowed folders only.
+    private let blobFiles: BlobFileReader
+    /// Whether every packed row can be refused after packing (see ``keepsRecordAsRead(_:)``).
+    private let everyRowMayBeRefusedLater: Bool
+    /// The number of fields a CSV record needs to give every column a value (0 for JSON).
+    private let fieldsNeeded: Int
 
     /// A packer for records of `inputPath`, whose header (CSV) is `columnNames`.
     ///
     /// - Throws: ``PipelineError`` `.invalidSpec` when a CSV input lacks a column the plan reads.
     init(plan: ImportPlan, inputPath: String, columnNames: [String]?) throws {
         self.plan = plan
-        inputFolder = URL(fileURLWithPath: inputPath == "-" ? "." : inputPath).deletingLastPathComponent()
+        blobFiles = BlobFileReader(
+            inputFolder: URL(fileURLWithPath: inputPath == "-" ? "." : inputPath).deletingLastPathComponent(),
+            roots: plan.spec.blobRoots)
         sourceNames = plan.columns.map { column in
             switch column.source {
             case .field(let name, _, _), .relationshipKey(let name, _), .blobPath(let name): name
             case .constant: nil
             }
         }
+        let resolvesLater = plan.columns.contains {
+            if case .relationshipKey = $0.source { return true } else { return false }
+        }
+        everyRowMayBeRefusedLater =
+            plan.spec.mode == .context || resolvesLater || plan.omitsMandatoryAttribute || columnNames == nil
         guard let columnNames else {
             fieldIndexes = nil
+            fieldsNeeded = 0
             return
         }
         var indexes: [Int?] = []
@@ -51,6 +63,16 @@ struct RecordPacker {
             indexes.append(index)
         }
         fieldIndexes = indexes
+        fieldsNeeded = (indexes.compactMap { $0 }.max() ?? -1) + 1
+    }
+
+    /// Whether the row packed from `record` can still be refused once packed, so that the record as read must be
+    /// kept to reject it as read: always in context mode (the save validates) or when a relationship key is
+    /// resolved after packing; in batch mode otherwise only when the insert may refuse the row as a new row without
+    /// a required value (a field missing from the record, or a required attribute without a column). Keeping no
+    /// copy of the others keeps the fast path's memory as it was.
+    func keepsRecordAsRead(_ record: Record) -> Bool {
+        everyRowMayBeRefusedLater || record.count < fieldsNeeded
     }
 
     /// Appends `record` as one row of `rows`, or returns why it cannot be (leaving `rows` as it was).
@@ -143,14 +165,14 @@ struct RecordPacker {
             return nil
         case .blobPath(let name):
             guard !field.isBlank(for: .binary) else { return appendNull(column, from: name, to: &rows) }
-            let relative = field.withTrimmedBytes { String(decoding: $0, as: UTF8.self) }
-            let url =
-                relative.hasPrefix("/") ? URL(fileURLWithPath: relative) : inputFolder.appendingPathComponent(relative)
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                return "column '\(name)': cannot read the file '\(relative)' (looked for \(url.path))"
+            let path = field.withTrimmedBytes { String(decoding: $0, as: UTF8.self) }
+            switch blobFiles.contents(of: path) {
+            case .success(let data):
+                data.withUnsafeBytes { rows.appendBlob($0) }
+                return nil
+            case .failure(let refusal):
+                return "column '\(name)': \(refusal.message)"
             }
-            data.withUnsafeBytes { rows.appendBlob($0) }
-            return nil
         }
     }
 

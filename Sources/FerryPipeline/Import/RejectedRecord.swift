@@ -25,15 +25,34 @@ public struct RejectedRecord: Sendable, Hashable {
 
     /// A reject of `record` (copied now: the record is valid only until its reader moves on).
     init(record: Record, file: String, reason: String, columnNames: [String]?) {
-        var fields: [[Any]] = []
-        for index in 0..<record.count {
+        let fields = (0..<record.count).map { index in
             let field = record[index]
-            let name: Any = field.name ?? columnNames.flatMap { index < $0.count ? $0[index] : nil } ?? NSNull()
-            fields.append([name, Int(field.kind.rawValue), field.string])
+            return RawField(
+                name: field.name ?? columnNames.flatMap { index < $0.count ? $0[index] : nil }, kind: field.kind,
+                text: field.string)
         }
-        let data = (try? JSONSerialization.data(withJSONObject: fields)) ?? Data("[]".utf8)
-        self.init(
-            file: file, position: record.position, reason: reason, fieldsJSON: String(decoding: data, as: UTF8.self))
+        self.init(file: file, position: record.position, reason: reason, fieldsJSON: Self.fieldsJSON(fields))
+    }
+
+    /// One field as read: its name (JSON, or the CSV header's), kind and text.
+    struct RawField {
+        var name: String?
+        var kind: FieldKind
+        var text: String
+    }
+
+    /// The fields JSON of a record read as `fields`: the one place a reject's fields are written.
+    ///
+    /// A CSV field read as null through a token (such as `NA`) keeps its text, as a string: the rejects file then
+    /// shows the record as read, and reading it again gives null again. (Only such a field is null with text: a
+    /// JSON `null` and an empty CSV field hold none.)
+    static func fieldsJSON(_ fields: [RawField]) -> String {
+        let entries: [[Any]] = fields.map { field in
+            let kind = field.kind == .null && !field.text.isEmpty ? FieldKind.string : field.kind
+            return [field.name ?? NSNull(), Int(kind.rawValue), field.text]
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: entries)) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// The field that holds a skipped record's text as read (a malformed NDJSON line), in the ledger and the

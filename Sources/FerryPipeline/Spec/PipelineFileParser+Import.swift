@@ -15,7 +15,8 @@ extension PipelineFileParser {
     /// An import step's spec. Keys: `source` (path, glob or list; `-` for standard input), `format`,
     /// `delimiter`, `header`, `null` (tokens), `lenient`, `flatten`, `entity`, `key`, `fields` (column: attribute,
     /// or column: { attribute, dateFormats, default }), `relationships` (relationship: { entity, by, column,
-    /// createMissing }), `blobs` (column: attribute), `constants` (attribute: runID | runTime | text), `trim`,
+    /// createMissing }), `blobs` (column: attribute), `blobRoots` (folders blob files may be read from;
+    /// default: the input's), `constants` (attribute: runID | runTime | text), `trim`,
     /// `booleans` ({ true: [...], false: [...] }), `dateFormats`, `arraySeparator`, `mode` (batch | context),
     /// `mergePolicy` (storeTrump | objectTrump | error | overwrite | rollback), `chunkSize`, `rejects` (path),
     /// `maxRejects` (a count, or a rate such as "5%"), `fullSync` ({ scope, maxDeleteFraction, force }).
@@ -56,6 +57,9 @@ extension PipelineFileParser {
                     BlobMapping(column: pair.key, attribute: $0)
                 }
             }
+        }
+        if let node = fields["blobRoots"], let roots = reader.strings(node, keyPath + ".blobRoots") {
+            spec.blobRoots = roots.map { resolve($0) }
         }
         if let node = fields["constants"], let pairs = reader.mapping(node, keyPath + ".constants") {
             spec.constants = pairs.compactMap { pair in

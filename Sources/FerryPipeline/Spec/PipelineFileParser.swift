@@ -13,7 +13,7 @@ public struct PipelineFileParser {
     static let stepKinds = ["import", "batchUpdate", "batchDelete", "export", "snapshot"]
     static let importKeys = [
         "name", "source", "format", "delimiter", "header", "null", "lenient", "flatten", "entity", "key", "fields",
-        "relationships", "blobs", "constants", "trim", "booleans", "dateFormats", "arraySeparator", "mode",
+        "relationships", "blobs", "blobRoots", "constants", "trim", "booleans", "dateFormats", "arraySeparator", "mode",
         "mergePolicy", "chunkSize", "rejects", "maxRejects", "fullSync",
     ]
     static let batchUpdateKeys = ["name", "entity", "where", "set"]

@@ -182,10 +182,14 @@ public struct PackedRows: Sendable {
         count = order.count
     }
 
-    /// Reserves room for `rows` rows of about `bytesPerRow` bytes of text and blobs each.
-    public mutating func reserveCapacity(rows: Int, bytesPerRow: Int) {
+    /// Reserves room for `rows` rows holding `bytes` bytes of text and blobs in all.
+    ///
+    /// The byte room is a total, not a size per row: a caller sizes it by the bytes it has seen (the last chunk's),
+    /// so one large record never makes every row of the next chunk as large. Beyond it, the buffer grows as an array
+    /// does (doubling), so appending stays amortized constant time.
+    public mutating func reserveCapacity(rows: Int, bytes byteCount: Int) {
         cells.reserveCapacity(rows * columns.count)
-        bytes.reserveCapacity(rows * bytesPerRow)
+        bytes.reserveCapacity(byteCount)
     }
 
     /// Removes every row, keeping the buffers' capacity.

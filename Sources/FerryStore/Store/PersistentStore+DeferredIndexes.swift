@@ -197,11 +197,13 @@ extension PersistentStore {
             let list = columns.map(SQL.identifier).joined(separator: ", ")
             try connection.execute("CREATE INDEX \(helper) ON \(quotedTable) (\(list))")
             let notNull = columns.map { "\(SQL.identifier($0)) IS NOT NULL" }.joined(separator: " AND ")
-            let same = columns.map { "e.\(SQL.identifier($0)) = \(quotedTable).\(SQL.identifier($0))" }
+            // The inner copy of the table needs a name of its own, and it must not hide the outer table's name.
+            let earlier = SQL.alias("earlier")
+            let same = columns.map { "\(earlier).\(SQL.identifier($0)) = \(quotedTable).\(SQL.identifier($0))" }
                 .joined(separator: " AND ")
             try connection.execute(
-                "DELETE FROM \(quotedTable) WHERE \(notNull) AND EXISTS (SELECT 1 FROM \(quotedTable) AS e "
-                    + "WHERE \(same) AND e.\"_pk\" < \(quotedTable).\"_pk\")")
+                "DELETE FROM \(quotedTable) WHERE \(notNull) AND EXISTS (SELECT 1 FROM \(quotedTable) AS \(earlier) "
+                    + "WHERE \(same) AND \(earlier).\"_pk\" < \(quotedTable).\"_pk\")")
             let removed = connection.changes
             try connection.execute("DROP INDEX \(helper)")
             try connection.execute(sql)

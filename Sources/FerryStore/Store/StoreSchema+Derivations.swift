@@ -132,15 +132,17 @@ private struct DerivationTriggerBuilder {
         }
         var value = "\(q(target.table)).\(q(attribute))"
         if !tables.isEmpty {
-            var from = "\(q(tables[0])) AS d1"
+            // Aliases from Ferry's namespace: a plain `d1` would hide a target table named `D1`.
+            let hop = { (index: Int) in SQL.alias("d\(index)") }
+            var from = "\(q(tables[0])) AS \(hop(1))"
             for index in tables.indices.dropFirst() {
                 from +=
-                    " JOIN \(q(tables[index])) AS d\(index + 1) ON d\(index + 1).\(q("_pk")) = d\(index)."
+                    " JOIN \(q(tables[index])) AS \(hop(index + 1)) ON \(hop(index + 1)).\(q("_pk")) = \(hop(index))."
                     + q(path[index])
             }
             value =
-                "(SELECT d\(tables.count).\(q(attribute)) FROM \(from) "
-                + "WHERE d1.\(q("_pk")) = \(q(target.table)).\(q(path[0])))"
+                "(SELECT \(hop(tables.count)).\(q(attribute)) FROM \(from) "
+                + "WHERE \(hop(1)).\(q("_pk")) = \(q(target.table)).\(q(path[0])))"
         }
         switch transform {
         case "canonical": value = "\(PredicateSQLFunctions.fold)(\(value), 1, 1)"
@@ -232,16 +234,18 @@ private struct DerivationTriggerBuilder {
         -> String
     {
         let owner = "\(q(aggregate.target.table)).\(q("_pk"))"
+        // Aliases from Ferry's namespace: a plain `d` or `j` would hide an owner table named `D` or `J`.
+        let (d, j) = (SQL.alias("d"), SQL.alias("j"))
         switch members {
         case .foreignKey(let column):
-            return "(SELECT \(aggregate.function("d")) FROM \(q(destination.table)) AS d "
-                + "WHERE d.\(q(column)) = \(owner) AND d.\(q("_ent")) IN (\(list(destination.hierarchyIDs))))"
+            return "(SELECT \(aggregate.function(d)) FROM \(q(destination.table)) AS \(d) "
+                + "WHERE \(d).\(q(column)) = \(owner) AND \(d).\(q("_ent")) IN (\(list(destination.hierarchyIDs))))"
         case .joinTable(let name, let mine, let theirs):
             guard aggregate.attribute != nil else {
-                return "(SELECT count(*) FROM \(q(name)) AS j WHERE j.\(q(mine)) = \(owner))"
+                return "(SELECT count(*) FROM \(q(name)) AS \(j) WHERE \(j).\(q(mine)) = \(owner))"
             }
-            return "(SELECT \(aggregate.function("d")) FROM \(q(name)) AS j JOIN \(q(destination.table)) AS d "
-                + "ON d.\(q("_pk")) = j.\(q(theirs)) WHERE j.\(q(mine)) = \(owner))"
+            return "(SELECT \(aggregate.function(d)) FROM \(q(name)) AS \(j) JOIN \(q(destination.table)) AS \(d) "
+                + "ON \(d).\(q("_pk")) = \(j).\(q(theirs)) WHERE \(j).\(q(mine)) = \(owner))"
         }
     }
 

@@ -70,6 +70,13 @@ struct ImportCommand: AsyncParsableCommand {
             valueName: "column[=attribute]"))
     var blobs: [String] = []
 
+    @Option(
+        name: .customLong("blob-root"),
+        help: ArgumentHelp(
+            "A folder --blob paths may lead into (repeatable); default: the folder of the input naming them.",
+            valueName: "folder"))
+    var blobRoots: [String] = []
+
     @Option(help: "context (managed objects, validation and callbacks) or batch (direct to the store).")
     var mode: ImportSpec.Mode = .batch
 
@@ -169,6 +176,7 @@ struct ImportCommand: AsyncParsableCommand {
                 let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
                 return BlobMapping(column: parts[0], attribute: parts.count == 2 ? parts[1] : nil)
             }
+            spec.blobRoots = blobRoots
             spec.mode = mode
             spec.mergePolicy = mergePolicy.policy
             spec.chunkSize = chunk

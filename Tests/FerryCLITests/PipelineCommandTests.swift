@@ -86,6 +86,13 @@ struct PipelineCommandTests {
             from: Data(try ferry.run(["run", "Pipelines/nightly.yml", "--json"], in: folder).standardOutput.utf8))
         #expect(again.steps[1].counts.unchanged == 15 && again.steps[1].counts.inserted == 0)
         #expect(again.steps[2].counts.read == 0)
+        // Each night keeps its own snapshot, named after its date and run.
+        let snapshots = folder.appendingPathComponent("out/nightly/snapshots")
+        let againRun = try #require(again.run)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: snapshots.path).sorted().last?
+                .hasSuffix("-run\(againRun)") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: snapshots.path).count == 2)
 
         // Tonight's feed lost two products and changed one price.
         let feed = folder.appendingPathComponent("SampleData/products.csv")
@@ -112,6 +119,74 @@ struct PipelineCommandTests {
         #expect(truncated.standardError.contains("more than the guard allows (20%)"))
         let store = folder.appendingPathComponent("out/nightly/catalog.sqlite")
         #expect(try Self.rows(store, "SELECT count(*) FROM Product") == [[.integer(13)]])
+        // The failed night shows as failed, at its step, in the ledger that ferry inspect reads.
+        #expect(
+            try Self.rows(
+                store,
+                "SELECT pipeline, kind, status FROM ferry_runs "
+                    + "WHERE id >= (SELECT max(id) FROM ferry_runs WHERE kind = 'pipeline') ORDER BY id") == [
+                    [.text("nightly.yml"), .text("pipeline"), .text("failed")],
+                    [.text("nightly.yml: categories"), .text("import"), .text("succeeded")],
+                    [.text("nightly.yml: products"), .text("import"), .text("failed")],
+                ])
+    }
+
+    @Test func aNightlySnapshotStepKeepsTheNewestNightsAndAFailedStepShowsInInspect() throws {
+        let folder = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pipeline = folder.appendingPathComponent("Pipelines/snapshots.yml")
+        try Data(
+            """
+            store: ../out/nights/catalog.sqlite
+            model: catalog.model.yml
+            steps:
+              - import: { name: categories, source: ../SampleData/categories.csv, entity: Category, key: name,
+                          fields: { name: name, description: description } }
+              - snapshot: { to: "../out/nights/catalog-{date}-{run}", keep: 2 }
+              - export: { entity: Category, to: "../out/nights/categories-{run}.csv", keep: 1 }
+            """.utf8
+        ).write(to: pipeline)
+        var runs: [Int64] = []
+        for _ in 1...3 {
+            let night = try ferry.run(["run", "Pipelines/snapshots.yml", "--json"], in: folder)
+            #expect(night.status == 0, "\(night.standardError)")
+            runs.append(
+                try #require(try JSONDecoder().decode(PipelineReport.self, from: Data(night.standardOutput.utf8)).run))
+        }
+        let out = folder.appendingPathComponent("out/nights")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).filter {
+            !$0.hasPrefix("catalog.sqlite")
+        }
+        #expect(
+            names.filter { $0.hasPrefix("catalog-") }.sorted().map { $0.split(separator: "-").last.map(String.init) }
+                == [
+                    "\(runs[1])", "\(runs[2])",
+                ])
+        #expect(
+            Set(names.filter { $0.hasPrefix("categories-") }) == [
+                "categories-\(runs[2]).csv", "categories-\(runs[2]).csv.manifest.json",
+            ])
+
+        // A night that fails at its snapshot (the folder is taken by a file) is a failed run and a failed step.
+        let blocker = out.appendingPathComponent("catalog-x")
+        try Data("x".utf8).write(to: blocker)
+        let template = try String(contentsOf: pipeline, encoding: .utf8)
+        try Data(template.replacingOccurrences(of: "catalog-{date}-{run}", with: "catalog-x/{run}").utf8)
+            .write(to: pipeline)
+        let failed = try ferry.run(["run", "Pipelines/snapshots.yml"], in: folder)
+        #expect(failed.status != 0)
+        let inspect = try ferry.run(["inspect", "--store", out.appendingPathComponent("catalog.sqlite").path, "--json"])
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(inspect.standardOutput.utf8)) as? [String: Any])
+        let latest = (report["runs"] as? [[String: Any]] ?? []).prefix(3).map {
+            [$0["pipeline"] as? String, $0["kind"] as? String, $0["status"] as? String]
+        }
+        #expect(
+            latest == [
+                ["snapshots.yml: snapshot", "snapshot", "failed"],
+                ["snapshots.yml: categories", "import", "succeeded"],
+                ["snapshots.yml", "pipeline", "failed"],
+            ])
     }
 
     @Test func aDryRunReportsWhatWouldChangeAndKeepsNothing() throws {

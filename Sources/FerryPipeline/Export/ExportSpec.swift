@@ -33,6 +33,9 @@ public struct ExportSpec: Sendable, Hashable {
     /// are written (everything the first time), and the deleted ones are listed in the manifest. Needs a store that
     /// records persistent history.
     public var sinceLast: String?
+    /// In a pipeline whose output path names the run (`{date}`, `{time}`, `{run}`), how many of its newest outputs
+    /// to keep: older ones are removed, with their manifests, after each export. `nil` keeps them all.
+    public var keep: Int?
 
     /// An export of every object of `entity` to `output`, in the format its extension names (CSV when it names
     /// none, as for `-`).
@@ -45,6 +48,7 @@ public struct ExportSpec: Sendable, Hashable {
         self.fetchBatchSize = 1000
         self.output = output
         self.sinceLast = nil
+        self.keep = nil
     }
 
     /// Whether a manifest is written beside the output: always, except for standard output.

@@ -163,11 +163,14 @@ public struct Exporter: Sendable {
         return count
     }
 
-    /// The ids of the successful runs in the ledger, oldest first; none when no run has made the ledger.
+    /// The ids of the successful import runs in the ledger, oldest first (the runs whose data the store holds);
+    /// none when no run has made the ledger.
     static func succeededRuns(in snapshot: ReadSnapshot) throws -> [Int64] {
         guard try snapshot.hasTable("ferry_runs") else { return [] }
-        return try snapshot.rows("SELECT id FROM ferry_runs WHERE status = 'succeeded' ORDER BY id").compactMap {
-            $0[0].integer
-        }
+        // A ledger made before runs had kinds holds imports only.
+        let hasKinds = try !snapshot.rows("SELECT 1 FROM pragma_table_info('ferry_runs') WHERE name = 'kind'").isEmpty
+        let imports = hasKinds ? " AND kind = 'import'" : ""
+        return try snapshot.rows("SELECT id FROM ferry_runs WHERE status = 'succeeded'\(imports) ORDER BY id")
+            .compactMap { $0[0].integer }
     }
 }

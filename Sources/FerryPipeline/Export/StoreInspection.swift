@@ -8,6 +8,8 @@ public struct StoreInspection: Sendable, Hashable, Encodable {
     public struct Run: Sendable, Hashable, Encodable {
         public var id: Int64
         public var pipeline: String
+        /// `import`, `pipeline` (a whole `ferry run`), or the kind of another pipeline step (`export`, `snapshot`…).
+        public var kind: String
         public var status: String
         public var startedAt: String
         public var finishedAt: String?
@@ -16,7 +18,7 @@ public struct StoreInspection: Sendable, Hashable, Encodable {
         public var counts: [String: Int]
 
         enum CodingKeys: String, CodingKey {
-            case id, pipeline, status, seconds, counts
+            case id, pipeline, kind, status, seconds, counts
             case startedAt = "started_at"
             case finishedAt = "finished_at"
         }
@@ -66,14 +68,18 @@ public struct StoreInspection: Sendable, Hashable, Encodable {
             }
             var runs: [Run] = []
             if try snapshot.hasTable("ferry_runs") {
+                // A ledger made before runs had kinds holds imports only.
+                let hasKinds = try !snapshot.rows(
+                    "SELECT 1 FROM pragma_table_info('ferry_runs') WHERE name = 'kind'"
+                ).isEmpty
                 runs = try snapshot.rows(
-                    "SELECT id, pipeline, status, started_at, finished_at, seconds, counts FROM ferry_runs "
-                        + "ORDER BY id DESC LIMIT 10"
+                    "SELECT id, pipeline, status, started_at, finished_at, seconds, counts, "
+                        + "\(hasKinds ? "kind" : "'import'") FROM ferry_runs ORDER BY id DESC LIMIT 10"
                 ).map { row in
                     Run(
-                        id: row[0].integer ?? 0, pipeline: row[1].text ?? "", status: row[2].text ?? "",
-                        startedAt: row[3].text ?? "", finishedAt: row[4].text, seconds: row[5].real,
-                        counts: (row[6].text).flatMap(Self.counts(from:)) ?? [:])
+                        id: row[0].integer ?? 0, pipeline: row[1].text ?? "", kind: row[7].text ?? "import",
+                        status: row[2].text ?? "", startedAt: row[3].text ?? "", finishedAt: row[4].text,
+                        seconds: row[5].real, counts: (row[6].text).flatMap(Self.counts(from:)) ?? [:])
                 }
             }
             var history: History?

@@ -11,7 +11,7 @@ public struct PipelineReport: Sendable, Codable {
         public var seconds: Double
         /// Files the step wrote: exports, manifests, snapshots, rejects.
         public var outputs: [String]
-        /// The ledger run of an import step.
+        /// The step's run in the ledger.
         public var run: Int64?
         /// Whether an import step continued an interrupted run.
         public var resumed: Bool?
@@ -21,6 +21,8 @@ public struct PipelineReport: Sendable, Codable {
     public var pipeline: String
     /// The store file.
     public var store: String
+    /// The run's number in the store's ledger (`{run}` in output paths).
+    public var run: Int64?
     public var steps: [Step] = []
     public var seconds: Double = 0
     /// `succeeded`, or how the run ended.

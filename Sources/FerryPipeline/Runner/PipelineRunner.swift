@@ -32,32 +32,80 @@ public struct PipelineRunner: Sendable {
     ) async throws -> PipelineReport {
         let started = ContinuousClock.now
         var report = PipelineReport(pipeline: file.path, store: file.store)
+        let ledger: RunLedger
+        let number: Int64
         do {
+            ledger = try await RunLedger(store: container.persistentStore)
             // An import killed before building the indexes it deferred left them to whoever writes next.
-            try await RunLedger(store: container.persistentStore).finishDeferredIndexes(logger: logger)
+            try await ledger.finishDeferredIndexes(logger: logger)
+            try await ledger.markEndedRunsKilled()
+            number = try await ledger.start(pipeline: fileName, kind: "pipeline")
         } catch {
             throw PipelineRunError(report: report, underlying: error)
         }
+        report.run = number
+        let outputs = OutputPathValues(date: Date(), run: number)
+        var totals = StepCounts()
         for step in file.steps {
-            if let why = stop?.raised {
-                throw PipelineRunError(
-                    report: report, underlying: PipelineError(.interrupted, "stopped by \(why) before \(step.name)"))
-            }
-            logger.info("step \(step.name)")
             do {
-                report.steps.append(try await run(step, resume: resume, stop: stop, progress: progress))
+                if let why = stop?.raised {
+                    throw PipelineError(.interrupted, "stopped by \(why) before \(step.name)")
+                }
+                logger.info("step \(step.name)")
+                let result = try await run(
+                    step, ledger: ledger, outputs: outputs, resume: resume, stop: stop, progress: progress)
+                // The run's counts are what it did to the store; an export's rows read are not.
+                if step.kind != "export" { totals.add(result.counts) }
+                report.steps.append(result)
             } catch {
                 report.status = "failed at \(step.name)"
                 report.seconds = (ContinuousClock.now - started).seconds
+                let interrupted = (error as? PipelineError)?.code == .interrupted
+                // The ledger says how the run ended as far as it can; the step's own error is what matters.
+                try? await ledger.finish(
+                    run: number, status: interrupted ? .interrupted : .failed, counts: totals, seconds: report.seconds)
                 throw PipelineRunError(report: report, underlying: error)
             }
         }
         report.seconds = (ContinuousClock.now - started).seconds
+        do {
+            try await ledger.finish(run: number, status: .succeeded, counts: totals, seconds: report.seconds)
+        } catch {
+            throw PipelineRunError(report: report, underlying: error)
+        }
         return report
     }
 
+    /// The pipeline file's name, as the ledger names its runs (`nightly.yml`, and `nightly.yml: products` for a
+    /// step).
+    private var fileName: String { URL(fileURLWithPath: file.path).lastPathComponent }
+
+    /// Runs `step`; any step but an import (which keeps its own, resumable run) is recorded in the ledger as a run
+    /// of its own, so `ferry inspect` shows how each step of a night ended.
     private func run(
-        _ step: PipelineStep, resume: Bool, stop: StopSignal?, progress: (@Sendable (ImportProgress) -> Void)?
+        _ step: PipelineStep, ledger: RunLedger, outputs: OutputPathValues, resume: Bool, stop: StopSignal?,
+        progress: (@Sendable (ImportProgress) -> Void)?
+    ) async throws -> PipelineReport.Step {
+        if case .importRecords = step.action {
+            return try await run(step, outputs: outputs, resume: resume, stop: stop, progress: progress)
+        }
+        let started = ContinuousClock.now
+        let number = try await ledger.start(pipeline: "\(fileName): \(step.name)", kind: step.kind)
+        do {
+            var result = try await run(step, outputs: outputs, resume: resume, stop: stop, progress: progress)
+            result.run = number
+            try await ledger.finish(run: number, status: .succeeded, counts: result.counts, seconds: result.seconds)
+            return result
+        } catch {
+            try? await ledger.finish(
+                run: number, status: .failed, counts: StepCounts(), seconds: (ContinuousClock.now - started).seconds)
+            throw error
+        }
+    }
+
+    private func run(
+        _ step: PipelineStep, outputs: OutputPathValues, resume: Bool, stop: StopSignal?,
+        progress: (@Sendable (ImportProgress) -> Void)?
     ) async throws -> PipelineReport.Step {
         let started = ContinuousClock.now
         let store = container.persistentStore
@@ -66,7 +114,7 @@ public struct PipelineRunner: Sendable {
         switch step.action {
         case .importRecords(let spec):
             result.entity = spec.entity
-            let name = URL(fileURLWithPath: file.path).lastPathComponent + ": " + step.name
+            let name = fileName + ": " + step.name
             let canResume = resume ? try await RunLedger(store: store).resumableRun(of: name) != nil : false
             let outcome = try await Importer(container: container, logger: logger).run(
                 spec, name: name, resume: canResume, stop: stop, progress: Self.naming(step.name, progress))
@@ -90,15 +138,29 @@ public struct PipelineRunner: Sendable {
             request.transactionAuthor = "ferry run \(step.name)"
             let deleted = try await store.execute(request)
             result.counts.deleted = deleted.deletedCount + deleted.cascadedCount
-        case .export(let export):
+        case .export(var export):
             result.entity = export.entity
+            let template = OutputPathTemplate(export.output)
+            export.output = template.expanded(with: outputs)
             let written = try await Exporter(store: store, logger: logger).export(export)
             result.counts.read = written.rows
             if export.writesManifest { result.outputs += [export.output, export.manifestPath] }
+            if let keep = export.keep {
+                for removed in try template.removeEarlierOutputs(keeping: keep, besides: [".manifest.json"]) {
+                    logger.info("removed \(removed), beyond the \(keep) kept")
+                }
+            }
         case .snapshot(let snapshot):
+            let template = OutputPathTemplate(snapshot.output)
+            let output = template.expanded(with: outputs)
             _ = try await StoreSnapshotter(store: store, logger: logger).snapshot(
-                into: snapshot.output, replacing: snapshot.replacesExisting)
-            result.outputs.append(snapshot.output)
+                into: output, replacing: snapshot.replacesExisting)
+            result.outputs.append(output)
+            if let keep = snapshot.keep {
+                for removed in try template.removeEarlierOutputs(keeping: keep) {
+                    logger.info("removed \(removed), beyond the \(keep) kept")
+                }
+            }
         }
         result.seconds = (ContinuousClock.now - started).seconds
         return result

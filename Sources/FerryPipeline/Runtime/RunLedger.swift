@@ -47,8 +47,15 @@ public struct RunLedger: Sendable {
                 CREATE TABLE IF NOT EXISTS ferry_runs (
                     id INTEGER PRIMARY KEY, pipeline TEXT NOT NULL, status TEXT NOT NULL, pid INTEGER NOT NULL,
                     started_at TEXT NOT NULL, finished_at TEXT, seconds REAL, inputs TEXT NOT NULL DEFAULT '[]',
-                    counts TEXT NOT NULL DEFAULT '{}', checkpoint TEXT, resumes INTEGER)
+                    counts TEXT NOT NULL DEFAULT '{}', checkpoint TEXT, resumes INTEGER,
+                    kind TEXT NOT NULL DEFAULT 'import')
                 """)
+            // Ledgers made before runs had kinds hold imports only.
+            if try connection.prepare("SELECT 1 FROM pragma_table_info('ferry_runs') WHERE name = 'kind'").fetchOne()
+                == nil
+            {
+                try connection.execute("ALTER TABLE ferry_runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'import'")
+            }
             try connection.execute(
                 """
                 CREATE TABLE IF NOT EXISTS ferry_rejects (
@@ -67,34 +74,37 @@ public struct RunLedger: Sendable {
     /// chunk commits, so a resume can always tell whether the inputs changed.
     ///
     /// - Throws: ``StoreError`` when SQLite fails.
-    public func start(pipeline: String, inputs: [InputDigest] = [], resuming previous: Int64? = nil) async throws
-        -> Int64
-    {
+    public func start(
+        pipeline: String, inputs: [InputDigest] = [], resuming previous: Int64? = nil, kind: String = "import"
+    ) async throws -> Int64 {
         let pid = getpid()
         let now = Self.timestamp()
         let inputsJSON = Self.json(inputs)
         return try await Self.write(store, "starting a run") { connection in
             let insert = try connection.prepare(
-                "INSERT INTO ferry_runs (pipeline, status, pid, started_at, inputs, resumes) "
-                    + "VALUES (?, 'running', ?, ?, ?, ?) RETURNING id")
+                "INSERT INTO ferry_runs (pipeline, status, pid, started_at, inputs, resumes, kind) "
+                    + "VALUES (?, 'running', ?, ?, ?, ?, ?) RETURNING id")
             try insert.bind([
                 .text(pipeline), .integer(Int64(pid)), .text(now), .text(inputsJSON),
-                previous.map { .integer($0) } ?? .null,
+                previous.map { .integer($0) } ?? .null, .text(kind),
             ])
             return try insert.fetchOne()?[0].integer ?? 0
         }
     }
 
-    /// Marks every run still recorded as running as killed, and returns their numbers. Only the holder of the
-    /// store's lock (``StoreLock``) calls this, before it starts its own run: no other run can be live then, so a
-    /// running one is one whose process died.
+    /// Marks every run of another process still recorded as running as killed, and returns their numbers. Only the
+    /// holder of the store's lock (``StoreLock``) calls this, before it starts its own run: no other process can be
+    /// running on the store then, so its running rows are of processes that died. This process's own are live (a
+    /// pipeline's run row while its import steps start theirs).
     ///
     /// - Throws: ``StoreError`` when SQLite fails.
     @discardableResult
     public func markEndedRunsKilled() async throws -> [Int64] {
-        try await Self.write(store, "marking killed runs") { connection in
+        let pid = Int64(getpid())
+        return try await Self.write(store, "marking killed runs") { connection in
             let update = try connection.prepare(
-                "UPDATE ferry_runs SET status = 'killed' WHERE status = 'running' RETURNING id")
+                "UPDATE ferry_runs SET status = 'killed' WHERE status = 'running' AND pid != ? RETURNING id")
+            try update.bind([.integer(pid)])
             return try update.fetchAll().compactMap { $0[0].integer }
         }
     }

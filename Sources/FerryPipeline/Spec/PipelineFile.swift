@@ -88,10 +88,14 @@ public struct BatchDeleteStep: Sendable, Hashable {
     public var predicate: String?
 }
 
-/// A snapshot step: a consistent copy of the store, its blobs and a manifest, in `output`.
+/// A snapshot step: a consistent copy of the store, its blobs and a manifest, in `output` (which may name the run:
+/// see ``PipelineFileParser``).
 public struct SnapshotStep: Sendable, Hashable {
     public var output: String
     /// `replace: true`: a snapshot already in `output` is replaced by the new one once it is complete; otherwise
     /// the step fails rather than overwrite it.
     public var replacesExisting = false
+    /// With an output path that names the run (`{date}`, `{time}`, `{run}`), how many of the newest snapshots to
+    /// keep: older ones are removed after each snapshot. `nil` keeps them all.
+    public var keep: Int?
 }

@@ -19,9 +19,9 @@ public struct PipelineFileParser {
     static let batchUpdateKeys = ["name", "entity", "where", "set"]
     static let batchDeleteKeys = ["name", "entity", "where"]
     static let exportKeys = [
-        "name", "entity", "where", "sort", "fields", "format", "to", "fetchBatchSize", "sinceLast",
+        "name", "entity", "where", "sort", "fields", "format", "to", "fetchBatchSize", "sinceLast", "keep",
     ]
-    static let snapshotKeys = ["name", "to", "replace"]
+    static let snapshotKeys = ["name", "to", "replace", "keep"]
 
     var reader: YAMLReader
     /// The folder relative paths start from.
@@ -157,6 +157,7 @@ public struct PipelineFileParser {
                 step.fetchBatchSize = reader.int(node, keyPath + ".fetchBatchSize", minimum: 1) ?? 1000
             }
             step.sinceLast = fields["sinceLast"].flatMap { reader.string($0, keyPath + ".sinceLast") }
+            step.keep = outputTemplate(output, keep: fields["keep"], node: node, keyPath: keyPath)
             if fields["format"] == nil && output != "-" && RecordFormat(inferringFrom: output) == nil {
                 reader.report(
                     node, keyPath + ".to", "cannot tell the format from '\(to)'; add format: csv|tsv|ndjson|json")
@@ -169,11 +170,26 @@ public struct PipelineFileParser {
             let name = fields["name"].flatMap { reader.string($0, keyPath + ".name") } ?? "snapshot"
             var step = SnapshotStep(output: resolve(to))
             step.replacesExisting = fields["replace"].flatMap { reader.bool($0, keyPath + ".replace") } ?? false
+            step.keep = outputTemplate(step.output, keep: fields["keep"], node: node, keyPath: keyPath)
             return PipelineStep(name: name, line: line, action: .snapshot(step))
         }
     }
 
     // MARK: Helpers
+
+    /// Checks an output path that may name the run, and returns its `keep:` count.
+    mutating func outputTemplate(_ output: String, keep node: Node?, node step: Node, keyPath: String) -> Int? {
+        let template = OutputPathTemplate(output)
+        if let problem = template.problem { reader.report(step, keyPath + ".to", problem) }
+        guard let node else { return nil }
+        let keep = reader.int(node, keyPath + ".keep", minimum: 1)
+        if keep != nil && !template.isTemplated {
+            reader.report(
+                node, keyPath + ".keep",
+                "keep needs an output path that names the run ({date}, {time} or {run}), such as out/catalog-{date}")
+        }
+        return keep
+    }
 
     mutating func fields(_ node: Node, _ keyPath: String, _ allowed: [String]) -> [String: Node]? {
         guard let pairs = reader.mapping(node, keyPath, allowed: allowed) else { return nil }

@@ -9,9 +9,10 @@ struct InspectCommand: AsyncParsableCommand {
         abstract: "Show a store's entities with their row counts, its latest runs, history and blob files.",
         discussion: """
             Everything is read from one snapshot of the store, so the numbers agree with each other even while an \
-            import runs. Runs are the latest 10 of the run ledger (ferry_runs); history is the latest token and \
-            the number of transactions kept (when the store records persistent history); blobs are the files in \
-            <store>-blobs/.
+            import runs. Runs are the latest 10 of the run ledger (ferry_runs): each `ferry run`, each of its \
+            steps and each `ferry import`, with how it ended (a run whose process died is marked killed by the \
+            next one); history is the latest token and the number of transactions kept (when the store records \
+            persistent history); blobs are the files in <store>-blobs/.
 
             Examples:
               ferry inspect --store catalog.sqlite
@@ -50,7 +51,8 @@ struct InspectCommand: AsyncParsableCommand {
         text += "\nRuns (latest first)\n"
         if inspection.runs.isEmpty { text += "  none\n" }
         for run in inspection.runs {
-            let counts = run.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            let counts = run.counts.filter { $0.value != 0 }.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                .joined(separator: ", ")
             text += "  #\(run.id) \(run.pipeline) \(run.status) \(run.startedAt)"
             if let seconds = run.seconds { text += String(format: " %.1f s", seconds) }
             text += counts.isEmpty ? "\n" : " (\(counts))\n"

@@ -55,8 +55,12 @@ func exitCode(for error: any Error) -> ExitCode {
         case .tooManyRejects, .conflict, .syncGuard: return FerryExitCode.dataError
         default: return FerryExitCode.dataError
         }
-    case is ModelError, is PipelineFileError:
+    case let error as PipelineFileError:
+        return error.isMissingInputOnly ? FerryExitCode.noInput : FerryExitCode.configuration
+    case is ModelError:
         return FerryExitCode.configuration
+    case is ArgumentParser.ValidationError:
+        return FerryExitCode.usage
     case let error as StoreError:
         return exitCode(for: error)
     case let error as SQLiteError:
@@ -106,15 +110,20 @@ private func exitCode(forSQLite error: SQLiteError) -> ExitCode {
     }
 }
 
-/// Runs `body`; any error is printed to standard error as `ferry: error: …` and becomes its exit code.
-func reportingFailures<Result>(_ body: () async throws -> Result) async throws -> Result {
+/// Runs `body`; any error is printed to standard error as `ferry: error: …` and becomes its exit code, which
+/// `failed` is also given (so that `--json` can report the failure on standard output).
+func reportingFailures<Result>(
+    _ body: () async throws -> Result, failed: ((any Error, ExitCode) -> Void)? = nil
+) async throws -> Result {
     do {
         return try await body()
     } catch let error as ExitCode {
         throw error
     } catch {
         printError("error: \(error)")
-        throw exitCode(for: error)
+        let code = exitCode(for: error)
+        failed?(error, code)
+        throw code
     }
 }
 

@@ -309,6 +309,27 @@ struct PipelineCommandTests {
         #expect(noKey.standardError.contains("needs --key"))
     }
 
+    @Test func oneMistakeHasOneExitCodeWhateverCommandMakesIt() throws {
+        let folder = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A missing input is 66, in a pipeline as in ferry import.
+        let demo = folder.appendingPathComponent("Pipelines/demo.yml")
+        let text = try String(contentsOf: demo, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "../SampleData/categories.csv", with: "../SampleData/nope.csv").utf8)
+            .write(to: folder.appendingPathComponent("Pipelines/missing.yml"))
+        #expect(try ferry.run(["run", "Pipelines/missing.yml"], in: folder).status == 66)
+        #expect(try ferry.run(["validate", "Pipelines/missing.yml"], in: folder).status == 66)
+
+        // An entity the model lacks, named on the command line, is a usage error for import as for export.
+        #expect(try ferry.run(["run", "Pipelines/demo.yml", "--quiet"], in: folder).status == 0)
+        let store = "out/demo/catalog.sqlite"
+        let importing = try ferry.run(
+            ["import", "SampleData/products.csv", "--store", store, "--entity", "Produce"], in: folder)
+        #expect(importing.status == 64)
+        #expect(importing.standardError.contains("no entity 'Produce'"))
+        #expect(try ferry.run(["export", "--store", store, "--entity", "Produce"], in: folder).status == 64)
+    }
+
     @Test func anInferredModelKeepsHeadersAndIdentifiersAsWrittenAndRejectsWhatDoesNotFitLater() throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

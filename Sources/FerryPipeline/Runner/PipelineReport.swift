@@ -27,6 +27,8 @@ public struct PipelineReport: Sendable, Codable {
     public var seconds: Double = 0
     /// `succeeded`, or how the run ended.
     public var status: String = "succeeded"
+    /// The step the run failed at, if it failed at one.
+    public var failedStep: String?
 
     /// The report as a table for people, one line per step.
     public var table: String {

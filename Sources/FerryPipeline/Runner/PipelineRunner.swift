@@ -59,6 +59,7 @@ public struct PipelineRunner: Sendable {
                 report.steps.append(result)
             } catch {
                 report.status = "failed at \(step.name)"
+                report.failedStep = step.name
                 report.seconds = (ContinuousClock.now - started).seconds
                 let interrupted = (error as? PipelineError)?.code == .interrupted
                 // The ledger says how the run ended as far as it can; the step's own error is what matters.

@@ -31,7 +31,8 @@ extension PipelineFileParser {
             let expanded = pattern == "-" ? ["-"] : Glob.expand(resolve(pattern))
             if expanded.isEmpty {
                 reader.report(
-                    sourceNode, keyPath + ".source", "no file matches '\(pattern)' (looked for \(resolve(pattern)))")
+                    sourceNode, keyPath + ".source", "no file matches '\(pattern)' (looked for \(resolve(pattern)))",
+                    isMissingInput: true)
             }
             sources += expanded
         }

@@ -8,6 +8,9 @@ public struct PipelineIssue: Sendable, Hashable, CustomStringConvertible {
     public var keyPath: String
     /// What is wrong and what would be valid.
     public var message: String
+    /// Whether the problem is an input file that is not there (a pipeline that is otherwise valid exits 66, as
+    /// `ferry import` does for a missing file, rather than 78).
+    public var isMissingInput = false
 
     /// An issue at `keyPath` of `file`.
     public init(file: String, line: Int?, keyPath: String, message: String) {
@@ -23,7 +26,7 @@ public struct PipelineIssue: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A pipeline file that cannot run, with every problem found (exit 78).
+/// A pipeline file that cannot run, with every problem found (exit 78; 66 when every problem is a missing input).
 public struct PipelineFileError: Error, Sendable, CustomStringConvertible {
     /// The problems, in file order.
     public var issues: [PipelineIssue]
@@ -32,6 +35,9 @@ public struct PipelineFileError: Error, Sendable, CustomStringConvertible {
     public init(issues: [PipelineIssue]) {
         self.issues = issues
     }
+
+    /// Whether every problem is a missing input: the file itself is valid, its inputs are not there yet.
+    public var isMissingInputOnly: Bool { !issues.isEmpty && issues.allSatisfy(\.isMissingInput) }
 
     public var description: String {
         issues.count == 1

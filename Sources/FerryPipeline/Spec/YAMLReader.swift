@@ -11,9 +11,10 @@ struct YAMLReader {
         self.file = file
     }
 
-    mutating func report(_ node: Node?, _ keyPath: String, _ message: String) {
-        issues.append(
-            PipelineIssue(file: file, line: node.map { $0.mark?.line ?? 0 }, keyPath: keyPath, message: message))
+    mutating func report(_ node: Node?, _ keyPath: String, _ message: String, isMissingInput: Bool = false) {
+        var issue = PipelineIssue(file: file, line: node.map { $0.mark?.line ?? 0 }, keyPath: keyPath, message: message)
+        issue.isMissingInput = isMissingInput
+        issues.append(issue)
     }
 
     /// The pairs of a mapping, after checking its keys against `allowed` (each unknown key is an issue naming the

@@ -156,50 +156,60 @@ struct ImportCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = logging.bootstrap()
         let stop = SignalStop.install()
-        let result = try await reportingFailures { () async throws -> ImportResult in
-            let lock = try StoreLock(storePath: store)
-            defer { withExtendedLifetime(lock) {} }
-            var spec = ImportSpec(entity: entity, sources: files)
-            spec.format = format
-            if let format {
-                spec.dialect = try read.dialect(for: format)
-            } else if let first = files.first,
-                let inferred = RecordFormat(inferringFrom: first)
-            {
-                spec.dialect = try read.dialect(for: inferred)
-            }
-            spec.jsonOptions = JSONReaderOptions(flattensNestedObjects: read.flatten)
-            spec.keys =
-                key.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } } ?? []
-            spec.relationships = try relationshipMappings()
-            spec.blobs = blobs.map { text in
-                let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-                return BlobMapping(column: parts[0], attribute: parts.count == 2 ? parts[1] : nil)
-            }
-            spec.blobRoots = blobRoots
-            spec.mode = mode
-            spec.mergePolicy = mergePolicy.policy
-            spec.chunkSize = chunk
-            spec.rejectsPath = rejects
-            spec.maxRejects = maxRejects.map { .count($0) }
-            if fullSync { spec.fullSync = FullSync(maxDeleteFraction: maxDelete, force: forceSync) }
-            let container = try await StoreOpening.container(
-                storePath: store, modelPath: model, recordsHistory: history, cacheMiB: cacheMb,
-                synchronous: durability.synchronous,
-                inferred: { try ModelInference.model(entity: entity, keys: spec.keys, spec: spec) }, logger: logger)
-            try lock.lockStoreFile()
-            let progress = ProgressLine()
-            defer { progress.clear() }
-            let quiet = logging.quiet
-            let result = try await Importer(container: container, logger: logger).run(
-                spec, name: "import \(entity) " + files.joined(separator: " "), resume: resume, stop: stop
-            ) { update in
-                if !quiet { progress.update(update) }
-            }
-            // The ledger's last write in the store file too, so that closing has nothing left to fail on.
-            try await container.persistentStore.checkpoint()
-            return result
-        }
+        let result = try await reportingFailures(
+            { () async throws -> ImportResult in
+                let lock = try StoreLock(storePath: store)
+                defer { withExtendedLifetime(lock) {} }
+                var spec = ImportSpec(entity: entity, sources: files)
+                spec.format = format
+                if let format {
+                    spec.dialect = try read.dialect(for: format)
+                } else if let first = files.first,
+                    let inferred = RecordFormat(inferringFrom: first)
+                {
+                    spec.dialect = try read.dialect(for: inferred)
+                }
+                spec.jsonOptions = JSONReaderOptions(flattensNestedObjects: read.flatten)
+                spec.keys =
+                    key.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } } ?? []
+                spec.relationships = try relationshipMappings()
+                spec.blobs = blobs.map { text in
+                    let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+                    return BlobMapping(column: parts[0], attribute: parts.count == 2 ? parts[1] : nil)
+                }
+                spec.blobRoots = blobRoots
+                spec.mode = mode
+                spec.mergePolicy = mergePolicy.policy
+                spec.chunkSize = chunk
+                spec.rejectsPath = rejects
+                spec.maxRejects = maxRejects.map { .count($0) }
+                if fullSync { spec.fullSync = FullSync(maxDeleteFraction: maxDelete, force: forceSync) }
+                let container = try await StoreOpening.container(
+                    storePath: store, modelPath: model, recordsHistory: history, cacheMiB: cacheMb,
+                    synchronous: durability.synchronous,
+                    inferred: { try ModelInference.model(entity: entity, keys: spec.keys, spec: spec) }, logger: logger)
+                try lock.lockStoreFile()
+                // An entity the model lacks is a wrong argument (64), as for ferry export.
+                guard container.model.entity(named: entity) != nil else {
+                    throw ValidationError(
+                        "--entity: the model has no entity '\(entity)' (it has "
+                            + container.model.entities.map(\.name).joined(separator: ", ") + ")")
+                }
+                let progress = ProgressLine()
+                defer { progress.clear() }
+                let quiet = logging.quiet
+                let result = try await Importer(container: container, logger: logger).run(
+                    spec, name: "import \(entity) " + files.joined(separator: " "), resume: resume, stop: stop
+                ) { update in
+                    if !quiet { progress.update(update) }
+                }
+                // The ledger's last write in the store file too, so that closing has nothing left to fail on.
+                try await container.persistentStore.checkpoint()
+                return result
+            },
+            failed: { error, code in
+                if json { FailureReport(error, code).print() }
+            })
         if json {
             print(RunReport.json(result), terminator: "")
         } else if !logging.quiet {

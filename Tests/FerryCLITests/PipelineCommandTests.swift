@@ -167,12 +167,17 @@ struct PipelineCommandTests {
                 "categories-\(runs[2]).csv", "categories-\(runs[2]).csv.manifest.json",
             ])
 
-        // A night that fails at its snapshot (the folder is taken by a file) is a failed run and a failed step.
-        let blocker = out.appendingPathComponent("catalog-x")
-        try Data("x".utf8).write(to: blocker)
+        // A night that fails at its snapshot (its folder holds something else) is a failed run and a failed step.
+        let taken = out.appendingPathComponent("taken")
+        try FileManager.default.createDirectory(at: taken, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: taken.appendingPathComponent("notes.txt"))
         let template = try String(contentsOf: pipeline, encoding: .utf8)
-        try Data(template.replacingOccurrences(of: "catalog-{date}-{run}", with: "catalog-x/{run}").utf8)
-            .write(to: pipeline)
+        try Data(
+            template.replacingOccurrences(
+                of: "\"../out/nights/catalog-{date}-{run}\", keep: 2", with: "../out/nights/taken"
+            )
+            .utf8
+        ).write(to: pipeline)
         let failed = try ferry.run(["run", "Pipelines/snapshots.yml"], in: folder)
         #expect(failed.status != 0)
         let inspect = try ferry.run(["inspect", "--store", out.appendingPathComponent("catalog.sqlite").path, "--json"])
@@ -307,6 +312,62 @@ struct PipelineCommandTests {
             ["import", "SampleData/products.csv", "--store", store, "--entity", "Product"], in: folder)
         #expect(noKey.status == 78)
         #expect(noKey.standardError.contains("needs --key"))
+    }
+
+    @Test func aMistakeInALaterStepFailsTheRunBeforeItsFirstStepWrites() throws {
+        let folder = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let steps = [
+            "  - batchUpdate: { entity: Category, where: \"nmae == 'Tea'\", set: { description: x } }",
+            "  - batchUpdate: { entity: Category, set: { description: \"= nmae\" } }",
+            "  - batchDelete: { entity: Category, where: \"name > 3\" }",
+            "  - export: { entity: Category, sort: \"-nmae\", to: ../out/late/c.csv }",
+            "  - export: { entity: Category, fields: [parent.nmae], to: ../out/late/d.csv }",
+            "  - export: { entity: Category, to: ../SampleData/products.csv/c.csv }",
+        ]
+        for (index, step) in steps.enumerated() {
+            try Data(
+                """
+                store: ../out/late/catalog-\(index).sqlite
+                model: catalog.model.yml
+                steps:
+                  - import: { name: categories, source: ../SampleData/categories.csv, entity: Category, key: name,
+                              fields: { name: name, description: description } }
+                \(step)
+                """.utf8
+            ).write(to: folder.appendingPathComponent("Pipelines/late.yml"))
+            #expect(try ferry.run(["validate", "Pipelines/late.yml"], in: folder).status == 78, "\(step)")
+            let run = try ferry.run(["run", "Pipelines/late.yml"], in: folder)
+            #expect(run.status == 78, "\(step): \(run.standardError)")
+            let store = folder.appendingPathComponent("out/late/catalog-\(index).sqlite")
+            let tables = try Self.rows(store, "SELECT count(*) FROM sqlite_master WHERE name = 'Category'")
+            if tables == [[.integer(1)]] {
+                #expect(try Self.rows(store, "SELECT count(*) FROM Category") == [[.integer(0)]], "\(step)")
+            }
+        }
+    }
+
+    @Test func anOutputFolderThatIsNotThereYetIsMadeByTheRun() throws {
+        let folder = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(
+            """
+            store: ../out/fresh/catalog.sqlite
+            model: catalog.model.yml
+            steps:
+              - import: { name: categories, source: ../SampleData/categories.csv, entity: Category, key: name,
+                          fields: { name: name, description: description } }
+              - export: { entity: Category, to: ../out/fresh/exports/daily/categories.csv }
+              - snapshot: { to: ../out/fresh/snapshots/first }
+            """.utf8
+        ).write(to: folder.appendingPathComponent("Pipelines/fresh.yml"))
+        let run = try ferry.run(["run", "Pipelines/fresh.yml"], in: folder)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(
+            FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent("out/fresh/exports/daily/categories.csv").path))
+        #expect(
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/fresh/snapshots/first").path))
     }
 
     @Test func oneMistakeHasOneExitCodeWhateverCommandMakesIt() throws {

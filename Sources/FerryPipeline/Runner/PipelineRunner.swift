@@ -115,6 +115,7 @@ public struct PipelineRunner: Sendable {
         switch step.action {
         case .importRecords(let spec):
             result.entity = spec.entity
+            if let rejects = spec.rejectsPath { try Self.makeFolder(of: rejects) }
             let name = fileName + ": " + step.name
             let canResume = resume ? try await RunLedger(store: store).resumableRun(of: name) != nil : false
             let outcome = try await Importer(container: container, logger: logger).run(
@@ -143,6 +144,7 @@ public struct PipelineRunner: Sendable {
             result.entity = export.entity
             let template = OutputPathTemplate(export.output)
             export.output = template.expanded(with: outputs)
+            if export.output != "-" { try Self.makeFolder(of: export.output) }
             let written = try await Exporter(store: store, logger: logger).export(export)
             result.counts.read = written.rows
             if export.writesManifest { result.outputs += [export.output, export.manifestPath] }
@@ -154,6 +156,7 @@ public struct PipelineRunner: Sendable {
         case .snapshot(let snapshot):
             let template = OutputPathTemplate(snapshot.output)
             let output = template.expanded(with: outputs)
+            try Self.makeFolder(of: output)
             _ = try await StoreSnapshotter(store: store, logger: logger).snapshot(
                 into: output, replacing: snapshot.replacesExisting)
             result.outputs.append(output)
@@ -195,6 +198,18 @@ public struct PipelineRunner: Sendable {
             }
         }
         return expressions
+    }
+
+    /// Makes the folder an output goes in, when it is not there yet (``PipelineValidator`` checked that it can be).
+    ///
+    /// - Throws: ``PipelineError`` `.invalidSpec` when it cannot be made.
+    private static func makeFolder(of output: String) throws {
+        let folder = URL(fileURLWithPath: output).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw PipelineError(.invalidSpec, "cannot make the folder \(folder.path) for \(output): \(error)")
+        }
     }
 
     /// `progress`, with each update naming the step it comes from.

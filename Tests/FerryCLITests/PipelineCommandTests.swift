@@ -131,6 +131,35 @@ struct PipelineCommandTests {
                 ])
     }
 
+    /// The README's quick start, command by command.
+    @Test func theQuickStartTakesACSVFileToANightlyRun() throws {
+        let folder = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = "out/quickstart/products.sqlite"
+        let load = try ferry.run(
+            ["import", "SampleData/products.csv", "--store", store, "--entity", "Product", "--key", "sku"], in: folder)
+        #expect(load.status == 0, "\(load.standardError)")
+        #expect(try ferry.run(["schema", "--store", store], in: folder).standardOutput.contains("  Product:\n"))
+        #expect(try ferry.run(["validate", "Pipelines/quickstart.yml"], in: folder).status == 0)
+        var runs: [Int64] = []
+        for _ in 1...2 {
+            let night = try ferry.run(["run", "Pipelines/quickstart.yml", "--json"], in: folder)
+            #expect(night.status == 0, "\(night.standardError)")
+            let report = try JSONDecoder().decode(PipelineReport.self, from: Data(night.standardOutput.utf8))
+            #expect(report.steps.first?.counts.read == 20)
+            runs.append(try #require(report.run))
+        }
+        let snapshots = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("out/quickstart/snapshots").path)
+        #expect(
+            Set(snapshots.compactMap { $0.split(separator: "-").last.map(String.init) }) == Set(runs.map { "run\($0)" })
+        )
+        let exports = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("out/quickstart/exports").path)
+        #expect(exports.filter { $0.hasSuffix(".csv") }.count == 1)
+        #expect(try ferry.run(["inspect", "--store", store], in: folder).standardOutput.contains("quickstart.yml"))
+    }
+
     @Test func aNightlySnapshotStepKeepsTheNewestNightsAndAFailedStepShowsInInspect() throws {
         let folder = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -23,6 +23,28 @@ public struct BuiltCommand {
         self.url = url
     }
 
+    /// Starts the command with `arguments` in `folder` without waiting for it, its input and output going nowhere:
+    /// for tests that signal or kill it while it runs.
+    public func start(_ arguments: [String], in folder: URL? = nil) throws -> Process {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Runs the command with `arguments` under a file-size limit of `kibibytes` (bash's `ulimit -f`, with SIGXFSZ
+    /// ignored, so a write past it fails with EFBIG as a write to a full disk fails), and waits for it: a full disk
+    /// without one.
+    public func runWithFileSizeLimit(kibibytes: Int, _ arguments: [String], in folder: URL) throws -> Result {
+        try BuiltCommand(url: URL(fileURLWithPath: "/bin/bash")).run(
+            ["-c", #"trap '' XFSZ; ulimit -f \#(kibibytes); exec "$0" "$@""#, url.path] + arguments, in: folder)
+    }
+
     /// Runs the command with `arguments`, feeding `input` on standard input, and waits for it.
     public func run(_ arguments: [String], input: Data? = nil, in folder: URL? = nil) throws -> Result {
         let process = Process()

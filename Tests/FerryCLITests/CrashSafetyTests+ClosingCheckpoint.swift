@@ -32,22 +32,12 @@ extension CrashSafetyTests {
                 .size] as? Int)
         // Both sizes are whole: a run copies its log into the store file before it exits 0.
         try #require(grown > size + 64 * 1024, "\(size) → \(grown) bytes")
-        let errors = folder.appendingPathComponent("stderr.txt")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        // bash counts ulimit -f in KiB.
-        process.arguments =
-            ["-c", #"trap '' XFSZ; ulimit -f \#((size + grown) / 2 / 1024); exec "$0" "$@""#, ferry.url.path]
-            + Self.importArguments(of: "more.csv", store: "full.sqlite")
-        process.currentDirectoryURL = folder
-        try Data().write(to: errors)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        let message = try String(contentsOf: errors, encoding: .utf8)
+        let full = try ferry.runWithFileSizeLimit(
+            kibibytes: (size + grown) / 2 / 1024, Self.importArguments(of: "more.csv", store: "full.sqlite"), in: folder
+        )
+        let message = full.standardError
 
-        #expect(process.terminationReason == .exit && process.terminationStatus == 74, "\(message)")
+        #expect(full.status == 74, "\(message)")
         #expect(message.contains("copying the write-ahead log into the store file failed"), "\(message)")
         let run = try #require(try StoreProbe.latestRun(path))
         #expect(run.status == "failed", "\(run)")

@@ -65,7 +65,7 @@ extension CrashSafetyTests {
         var appeared = 0
         for trial in 0..<6 {
             let store = folder.appendingPathComponent("appear-\(trial).sqlite").path
-            let process = try launch(Self.inferringArguments(store: store), in: folder)
+            let process = try ferry.start(Self.inferringArguments(store: store), in: folder)
             // Until the file is at its path; a new store that showed before it was whole would be caught here.
             while process.isRunning && access(store, F_OK) != 0 {}
             if process.isRunning { appeared += 1 }
@@ -86,7 +86,7 @@ extension CrashSafetyTests {
         // Measured, not assumed: how long a run takes to create its store and commit its first chunk here, now.
         let store = folder.appendingPathComponent("measured.sqlite").path
         let started = ContinuousClock.now
-        let process = try launch(Self.inferringArguments(store: store), in: folder)
+        let process = try ferry.start(Self.inferringArguments(store: store), in: folder)
         var firstChunk: Double?
         while process.isRunning && firstChunk == nil {
             if let run = try? StoreProbe.latestRun(store), run.checkpoint != nil {
@@ -105,7 +105,7 @@ extension CrashSafetyTests {
         for trial in 0..<trials {
             let store = folder.appendingPathComponent("early-\(trial).sqlite").path
             let fraction = (Double(trial) + Double.random(in: 0..<1, using: &generator)) / Double(trials)
-            let process = try launch(Self.inferringArguments(store: store), in: folder)
+            let process = try ferry.start(Self.inferringArguments(store: store), in: folder)
             Thread.sleep(forTimeInterval: fraction * span)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -120,19 +120,10 @@ extension CrashSafetyTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let reference = try inferredReference(in: folder)
         let store = folder.appendingPathComponent("starved.sqlite").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
         // 2 KiB: the lock file fits; a database page does not.
-        process.arguments =
-            ["-c", #"trap '' XFSZ; ulimit -f 2; exec "$0" "$@""#, ferry.url.path]
-            + Self.inferringArguments(store: store)
-        process.currentDirectoryURL = folder
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        let starved = try ferry.runWithFileSizeLimit(kibibytes: 2, Self.inferringArguments(store: store), in: folder)
 
-        #expect(process.terminationStatus == 74)
+        #expect(starved.status == 74, "\(starved.standardError)")
         #expect(!FileManager.default.fileExists(atPath: store))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
             $0.hasPrefix(".starved.sqlite.")

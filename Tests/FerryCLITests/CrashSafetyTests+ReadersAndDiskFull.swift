@@ -40,7 +40,7 @@ extension CrashSafetyTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("read.sqlite").path
         let chunk = 200
-        let process = try launch(Self.importArguments(store: store, mode: mode, chunk: chunk), in: folder)
+        let process = try ferry.start(Self.importArguments(store: store, mode: mode, chunk: chunk), in: folder)
         var checkpoints: Set<Int> = []
         var reads = 0
         var problems: [String] = []
@@ -85,22 +85,12 @@ extension CrashSafetyTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = "full.sqlite"
         let path = folder.appendingPathComponent(store).path
-        let errors = folder.appendingPathComponent("stderr.txt")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // 1024 blocks (512 KiB under dash, 1 MiB under bash): the full store takes about 2 MiB.
-        process.arguments =
-            ["-c", #"trap '' XFSZ; ulimit -f 1024; exec "$0" "$@""#, ferry.url.path]
-            + Self.importArguments(store: store, mode: mode)
-        process.currentDirectoryURL = folder
-        try Data().write(to: errors)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        let message = try String(contentsOf: errors, encoding: .utf8)
+        // 512 KiB: the full store takes about 2 MiB.
+        let full = try ferry.runWithFileSizeLimit(
+            kibibytes: 512, Self.importArguments(store: store, mode: mode), in: folder)
+        let message = full.standardError
 
-        #expect(process.terminationReason == .exit && process.terminationStatus == 74, "\(message)")
+        #expect(full.status == 74, "\(message)")
         #expect(message.hasPrefix("ferry: error: \(store): "), "\(message)")
         #expect(message.contains("disk I/O error") && message.contains("while running: COMMIT"), "\(message)")
         #expect(try StoreProbe.integrity(path) == "ok")

@@ -30,19 +30,6 @@ struct CrashSafetyTests {
 
     static let itemsSQL = "SELECT code, name, qty, price FROM Item ORDER BY code"
 
-    /// Starts the built binary without waiting for it.
-    func launch(_ arguments: [String], in folder: URL) throws -> Process {
-        let process = Process()
-        process.executableURL = ferry.url
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
     /// An uninterrupted import: the state every trial must end in, and how long a run takes.
     struct Reference {
         var rows: [Row]
@@ -88,7 +75,7 @@ struct CrashSafetyTests {
         for trial in 0..<trials {
             let store = folder.appendingPathComponent("trial-\(trial).sqlite").path
             let fraction = (Double(trial) + Double.random(in: 0..<1, using: &generator)) / Double(trials)
-            let process = try launch(Self.importArguments(store: store, mode: mode), in: folder)
+            let process = try ferry.start(Self.importArguments(store: store, mode: mode), in: folder)
             Thread.sleep(forTimeInterval: fraction * reference.seconds)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -111,8 +111,10 @@ struct ExitCodeTests {
         #expect(run.status == 65, "\(run.standardError)")
         #expect(run.standardError.contains("quantity"), "\(run.standardError)")
         let store = folder.appendingPathComponent("store.sqlite").path
-        let rows = try Connection(path: store, mode: .readOnly).prepare("SELECT quantity, _opt FROM Product ORDER BY sku")
-            .fetchAll().map(\.values)
+        let rows = try Connection(path: store, mode: .readOnly).prepare(
+            "SELECT quantity, _opt FROM Product ORDER BY sku"
+        )
+        .fetchAll().map(\.values)
         #expect(rows == [[.integer(5), .integer(1)], [.integer(0), .integer(1)], [.integer(3), .integer(1)]])
     }
 
@@ -126,17 +128,8 @@ struct ExitCodeTests {
         let folder = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: folder) }
         try write(String(repeating: "x,y\n", count: 2000), "big.csv", in: folder)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-            "-c", #"trap '' XFSZ; ulimit -f 4; exec "$0" "$@""#, ferry.url.path, "convert", "big.csv", "big.ndjson",
-        ]
-        process.currentDirectoryURL = folder
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 74)
+        let full = try ferry.runWithFileSizeLimit(kibibytes: 2, ["convert", "big.csv", "big.ndjson"], in: folder)
+        #expect(full.status == 74, "\(full.standardError)")
     }
 
     @Test func aStoreHeldByAnotherRunExitsWith75() throws {
@@ -203,8 +196,10 @@ struct ExitCodeTests {
 
         // More columns than SQLite allows in a table, from a new store's inferred model.
         let header = (0..<2100).map { "c\($0)" }.joined(separator: ",")
-        try write(header + "\n" + Array(repeating: "1", count: 2100).joined(separator: ",") + "\n", "wide.csv", in: folder)
-        let wide = try ferry.run(["import", "wide.csv", "--store", "w.sqlite", "--entity", "W", "--key", "c0"], in: folder)
+        try write(
+            header + "\n" + Array(repeating: "1", count: 2100).joined(separator: ",") + "\n", "wide.csv", in: folder)
+        let wide = try ferry.run(
+            ["import", "wide.csv", "--store", "w.sqlite", "--entity", "W", "--key", "c0"], in: folder)
         #expect(wide.status == 78 && wide.standardError.contains("at most 2000"), "\(wide.standardError.prefix(300))")
 
         // A name longer than a model file can keep: 1,024 characters work, 1,025 are refused.
@@ -229,13 +224,7 @@ struct ExitCodeTests {
         let arguments = CrashSafetyTests.importArguments(
             store: "store.sqlite", mode: "context", chunk: CrashSafetyTests.records)
         // Wait until the run has its handlers installed: its ledger records it as running.
-        let process = Process()
-        process.executableURL = ferry.url
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ferry.start(arguments, in: folder)
         let store = folder.appendingPathComponent("store.sqlite").path
         while process.isRunning, (try? StoreProbe.latestRun(store)) == nil { Thread.sleep(forTimeInterval: 0.005) }
         kill(process.processIdentifier, SIGTERM)

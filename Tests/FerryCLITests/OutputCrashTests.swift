@@ -40,14 +40,7 @@ struct OutputCrashTests {
     /// Starts `arguments`, kills the process with SIGKILL after `delay` seconds and waits for it; whether the
     /// kill landed before the process ended.
     func killed(_ arguments: [String], after delay: Double, in folder: URL) throws -> Bool {
-        let process = Process()
-        process.executableURL = ferry.url
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ferry.start(arguments, in: folder)
         Thread.sleep(forTimeInterval: delay)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -98,8 +91,9 @@ struct OutputCrashTests {
             #expect(try checkSnapshot(snapshot, trial: trial), "trial \(trial)")
             #expect(try Self.entries(folder, startingWith: ".snap.").isEmpty, "trial \(trial)")
         }
-        print("snapshot kills: \(trials) over a \(String(format: "%.2f", seconds)) s run, \(landed) before it ended, "
-            + "\(leftovers) left a hidden folder")
+        print(
+            "snapshot kills: \(trials) over a \(String(format: "%.2f", seconds)) s run, \(landed) before it ended, "
+                + "\(leftovers) left a hidden folder")
     }
 
     @Test func anExportKilledAtAnyMomentLeavesTheOldFileOrNoneAndTheNextExportRemovesItsTemporaryFile() throws {
@@ -130,8 +124,9 @@ struct OutputCrashTests {
             #expect(try Data(contentsOf: output) == reference, "trial \(trial)")
             #expect(try Self.entries(folder, startingWith: ".\(Self.exportFile)").isEmpty, "trial \(trial): \(hidden)")
         }
-        print("export kills: \(trials) over a \(String(format: "%.2f", seconds)) s run, \(landed) before it ended, "
-            + "\(leftovers) left a temporary file")
+        print(
+            "export kills: \(trials) over a \(String(format: "%.2f", seconds)) s run, \(landed) before it ended, "
+                + "\(leftovers) left a temporary file")
     }
 
     @Test func theNextOutputRemovesTemporaryFilesOfDeadProcessesOnlyAndOnlyItsOwn() throws {
@@ -171,19 +166,9 @@ struct OutputCrashTests {
     @Test func aSnapshotOutOfDiskSpaceFailsWithAnIOErrorAndLeavesNothing() throws {
         let folder = try workspace()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments =
-            ["-c", #"trap '' XFSZ; ulimit -f 256; exec "$0" "$@""#, ferry.url.path] + Self.snapshotArguments("snap")
-        process.currentDirectoryURL = folder
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let full = try ferry.runWithFileSizeLimit(kibibytes: 128, Self.snapshotArguments("snap"), in: folder)
 
-        #expect(process.terminationReason == .exit && process.terminationStatus == 74, "\(message)")
+        #expect(full.status == 74, "\(full.standardError)")
         #expect(try Self.entries(folder, startingWith: "snap").isEmpty)
         #expect(try Self.entries(folder, startingWith: ".snap").isEmpty)
         #expect(try ferry.run(Self.snapshotArguments("snap"), in: folder).status == 0)

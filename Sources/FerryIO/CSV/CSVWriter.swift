@@ -1,7 +1,8 @@
 /// Writes records as CSV (or TSV) with RFC 4180 quoting, to a file that appears only when finished.
 ///
 /// A null is written as an empty unquoted field and an empty string as `""`, so reading the file back with
-/// the default dialect (`nullTokens = [""]`) gives the same values. (A one-column record holding null is a
+/// the default dialect (`nullTokens = [""]`) gives the same values. A first field that starts with U+FEFF is
+/// quoted, so that the character stays data rather than read as a byte order mark. (A one-column record holding null is a
 /// blank line; read such files with `skipsEmptyLines = false`.)
 ///
 /// ```swift
@@ -35,6 +36,9 @@ public final class CSVWriter: RecordWriter {
     private let writesHeader: Bool
     private var columnCount = 0
     private var fieldIndex = 0
+    /// Whether nothing was written yet: a field there that starts with U+FEFF is quoted, or a reader would take
+    /// that character for a byte order mark and drop it.
+    private var isAtStart = true
     /// Records written so far.
     public private(set) var recordsWritten = 0
 
@@ -71,8 +75,9 @@ public final class CSVWriter: RecordWriter {
     public func writeField(_ bytes: UnsafeRawBufferPointer, kind: FieldKind) throws {
         if fieldIndex > 0 { try output.write(byte: delimiter) }
         fieldIndex += 1
+        defer { isAtStart = false }
         if kind == .null { return }
-        if quoting == .always || bytes.isEmpty || needsQuotes(bytes) {
+        if quoting == .always || bytes.isEmpty || needsQuotes(bytes) || (isAtStart && Self.startsWithBOM(bytes)) {
             try writeQuoted(bytes)
         } else {
             try output.write(bytes)
@@ -93,6 +98,10 @@ public final class CSVWriter: RecordWriter {
         if lineEnding == .crlf { try output.write(byte: 0x0D) }
         try output.write(byte: 0x0A)
         fieldIndex = 0
+    }
+
+    private static func startsWithBOM(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
     }
 
     @inline(__always)

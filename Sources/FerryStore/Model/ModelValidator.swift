@@ -105,6 +105,14 @@ struct ModelValidator {
                     + "\(maximumNameLength)"
             )
         }
+        if name.unicodeScalars.first == "\u{FEFF}" {
+            // YAML reading drops it, so a store could not keep a model with such a name.
+            return (
+                .invalidName,
+                "the name starts with U+FEFF (a byte order mark that is data, such as a second one in a CSV header), "
+                    + "which a model file cannot keep; rename it"
+            )
+        }
         if isEntity && lowercased.hasPrefix("ferry_") {
             return (.reservedName, "'\(name)' is reserved: names starting with ferry_ belong to Ferry's own tables")
         }

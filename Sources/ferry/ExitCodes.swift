@@ -143,5 +143,16 @@ func reportingFailures<Result>(_ body: () throws -> Result) throws -> Result {
 
 /// Writes one line to standard error, prefixed with `ferry: `.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data("ferry: \(message)\n".utf8))
+    FileHandle.standardError.write(Data((StandardErrorStamp.prefix() + "ferry: \(message)\n").utf8))
+}
+
+/// The time at the start of each message `ferry` writes to standard error when that is not a terminal (a cron
+/// job's log, a file), ISO 8601 as swift-log's lines start (`2026-11-25T02:30:00Z `), so that a log appended to
+/// every night tells when each summary and error was written. A terminal shows no stamp.
+enum StandardErrorStamp {
+    private static let isTerminal = isatty(STDERR_FILENO) == 1
+
+    static func prefix(_ date: Date = Date()) -> String {
+        isTerminal ? "" : date.formatted(.iso8601) + " "
+    }
 }

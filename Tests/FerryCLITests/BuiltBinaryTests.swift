@@ -24,6 +24,14 @@ struct BuiltBinaryTests {
         #expect(result.standardOutput == "2\n")
     }
 
+    @Test func messagesInALogFileStartWithTheirTime() throws {
+        let result = try ferry.run(["count", "/nonexistent/products.csv"])
+        #expect(
+            result.standardError.wholeMatch(
+                of: /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z ferry: error: [^\n]*\n/) != nil,
+            "\(result.standardError)")
+    }
+
     @Test func aMissingInputExitsWith66() throws {
         let result = try ferry.run(["count", "/nonexistent/products.csv"])
         #expect(result.status == 66)
@@ -66,7 +74,8 @@ struct BuiltBinaryTests {
             let result = try ferry.run(["count", bad, "--lenient"])
             #expect(result.status == 0)
             #expect(result.standardOutput == "2\n")
-            #expect(result.standardError == "ferry: repaired 1 malformed quotes (--lenient)\n")
+            #expect(result.standardError.hasSuffix(" ferry: repaired 1 malformed quotes (--lenient)\n"))
+            #expect(result.standardError.split(separator: "\n").count == 1)
         }
     }
 

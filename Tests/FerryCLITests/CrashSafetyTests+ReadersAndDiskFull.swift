@@ -91,7 +91,7 @@ extension CrashSafetyTests {
         let message = full.standardError
 
         #expect(full.status == 74, "\(message)")
-        #expect(message.hasPrefix("ferry: error: \(store): "), "\(message)")
+        #expect(message.contains("ferry: error: \(store): "), "\(message)")
         #expect(message.contains("disk I/O error") && message.contains("while running: COMMIT"), "\(message)")
         #expect(try StoreProbe.integrity(path) == "ok")
         let run = try #require(try StoreProbe.latestRun(path))

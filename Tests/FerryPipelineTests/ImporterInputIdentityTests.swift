@@ -127,6 +127,16 @@ struct ImporterInputIdentityTests {
         let input = try fixture.file("products.csv", Self.products(4))
         let ledger = try await RunLedger(store: fixture.container.persistentStore)
         let dead = try await ledger.start(pipeline: "products")
+        // As a process that died leaves it: running, under a process ID that is gone (a running row of this very
+        // process is a live run, such as a pipeline's while its steps run).
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let endedID = ended.processIdentifier
+        try await fixture.container.persistentStore.writer.run { connection in
+            try connection.execute("UPDATE ferry_runs SET pid = \(endedID) WHERE id = \(dead)")
+        }
 
         let result = try await fixture.importProducts([input])
 

@@ -95,7 +95,8 @@ public struct RunLedger: Sendable {
     /// Marks every run of another process still recorded as running as killed, and returns their numbers. Only the
     /// holder of the store's lock (``StoreLock``) calls this, before it starts its own run: no other process can be
     /// running on the store then, so its running rows are of processes that died. This process's own are live (a
-    /// pipeline's run row while its import steps start theirs).
+    /// pipeline's run row while its import steps start theirs); a dead process whose ID this one reuses leaves its
+    /// row to the next run of another process.
     ///
     /// - Throws: ``StoreError`` when SQLite fails.
     @discardableResult

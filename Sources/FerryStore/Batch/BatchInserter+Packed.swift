@@ -50,6 +50,9 @@ extension BatchInserter {
         try write(shape) { probe, offsets in
             try Self.bindKey(of: rows, row: row, present: present, at: offsets, to: probe)
         }
+        if countsKeptRows && action == .ignore && lastRowWasIgnored {
+            try countIfKept(rows, row: row, present: present, shape: shape, storage: storage)
+        }
     }
 
     /// Binds packed row `row`'s key cells to a key probe's parameters 1…: `offsets` are the probe's, into the given

@@ -132,9 +132,10 @@ extension PersistentStore {
                         for row in indexes {
                             let sql = row[3].text ?? ""
                             if row[1].integer == 1 {
-                                removed.add(try Self.createUniqueIndex(
-                                    sql, name: row[0].text ?? "", table: table, columns: Self.decode(row[2].text),
-                                    on: connection))
+                                removed.add(
+                                    try Self.createUniqueIndex(
+                                        sql, name: row[0].text ?? "", table: table, columns: Self.decode(row[2].text),
+                                        on: connection))
                             } else {
                                 try connection.execute(sql)
                             }
@@ -255,7 +256,9 @@ extension PersistentStore {
         let quotedTable = SQL.identifier(table)
         let info = try connection.prepare("SELECT name FROM pragma_table_info(?)")
         try info.bind([.text(table)])
-        let names = try info.fetchAll().compactMap { $0[0].text }.filter { !key.contains($0) && $0 != "_pk" && $0 != "_opt" }
+        let names = try info.fetchAll().compactMap { $0[0].text }.filter {
+            !key.contains($0) && $0 != "_pk" && $0 != "_opt"
+        }
         guard !names.isEmpty else { return 0 }
         let first = SQL.alias("first")
         let differs = names.map { "\(first).\(SQL.identifier($0)) IS NOT \(quotedTable).\(SQL.identifier($0))" }

@@ -182,3 +182,32 @@ struct ImporterCountsTests {
         #expect(counts.read == 3 && counts.kept == 0 && counts.created.isEmpty && counts.isBalanced)
     }
 }
+
+/// Persistent history of an import's updates names only the attributes the update changed.
+struct ImporterHistoryTests {
+    @Test(arguments: ImportSpec.Mode.allCases)
+    func anUpdateRecordsOnlyTheAttributesThatChanged(mode: ImportSpec.Mode) async throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var description = PersistentStoreDescription(path: folder.appendingPathComponent("h.sqlite").path)
+        description.recordsHistory = true
+        let container = PersistentContainer(
+            name: "catalog", model: try ModelFile(yaml: ImportFixture.modelYAML).model, storeDescription: description)
+        try await container.loadPersistentStores()
+        let day1 = folder.appendingPathComponent("day1.csv")
+        let day2 = folder.appendingPathComponent("day2.csv")
+        try Data("sku,name,price,quantity\nSKU-1,Espresso,24.9,120\nSKU-2,Sencha,8.75,200\n".utf8).write(to: day1)
+        try Data("sku,name,price,quantity\nSKU-1,Espresso,26.5,120\nSKU-2,Sencha,8.75,200\n".utf8).write(to: day2)
+        for (path, name) in [(day1.path, "day1"), (day2.path, "day2")] {
+            var spec = ImportSpec(entity: "Product", sources: [path])
+            spec.mode = mode
+            spec.mergePolicy = .mergeByPropertyObjectTrump
+            _ = try await Importer(container: container).run(spec, name: name)
+        }
+
+        let last = try #require(try await container.persistentStore.fetchHistory(after: nil).last)
+        #expect(last.author?.contains("day2") == true)
+        #expect(last.changes.map(\.kind) == [.update])
+        #expect(last.changes.first?.updatedProperties == ["price"])
+    }
+}

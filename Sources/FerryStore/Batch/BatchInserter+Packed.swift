@@ -45,6 +45,11 @@ extension BatchInserter {
     mutating func write(packed rows: PackedRows, row: Int, present: [Int], shape: Shape, storage: [PackedStorage])
         throws
     {
+        if history != nil && action == .update && shape.keyProbe != nil {
+            pendingHistoryProperties = try changedProperties(
+                rows, row: row, present: present, shape: shape, storage: storage)
+        }
+        defer { pendingHistoryProperties = nil }
         try bindPacked(rows, row: row, present: present, in: shape, storage: storage)
         // The loop mutates the inserter; closures that capture it would copy the whole inserter per row.
         try write(shape) { probe, offsets in

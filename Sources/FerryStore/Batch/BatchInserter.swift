@@ -86,6 +86,12 @@ struct BatchInserter {
     var lastRowWasIgnored = false
     /// The prepared probes that tell an ignored row from its stored row, by the attribute names the rows give.
     var keptProbes: [[String]: Shape] = [:]
+    /// The prepared probes that list the attributes an upsert changes, by the attribute names the rows give (see
+    /// `BatchInserter+HistoryChanges.swift`).
+    var changesProbes: [[String]: (shape: Shape, compared: [String])] = [:]
+    /// The properties history records for the next row an upsert updates, when known before it is written (only
+    /// those that change); `nil` records every attribute the row gives.
+    var pendingHistoryProperties: String?
     private var objectIDs: [ObjectID] = []
     private var seenPrimaryKeys: Set<Int64> = []
     /// The rows written, for the result's ``BatchInsertResult/changes``.
@@ -320,7 +326,8 @@ struct BatchInserter {
                 // With keys chosen here, the new rows are recorded together at the end.
                 if firstPrimaryKey == nil { try history.recordInsert(ent: ent, primaryKey: primaryKey) }
             } else {
-                try history.recordUpdate(ent: ent, primaryKey: primaryKey, properties: shape.historyProperties)
+                try history.recordUpdate(
+                    ent: ent, primaryKey: primaryKey, properties: pendingHistoryProperties ?? shape.historyProperties)
             }
         }
         if collectsObjectIDs && seenPrimaryKeys.insert(primaryKey).inserted {

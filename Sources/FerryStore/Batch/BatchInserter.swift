@@ -85,7 +85,9 @@ struct BatchInserter {
     /// Whether the last row written by ``write(_:bindKey:)`` was ignored (its key was stored; nothing changed).
     var lastRowWasIgnored = false
     /// The prepared probes that tell an ignored row from its stored row, by the attribute names the rows give.
-    var keptProbes: [[String]: Shape] = [:]
+    var keptProbes: [[String]: KeptProbe] = [:]
+    /// The packed rows the INSERT ignored, when ``countsKeptRows``: compared once every row is written.
+    var ignoredRows: [Int] = []
     /// The prepared probes that list the attributes an upsert changes, by the attribute names the rows give (see
     /// `BatchInserter+HistoryChanges.swift`).
     var changesProbes: [[String]: (shape: Shape, compared: [String])] = [:]

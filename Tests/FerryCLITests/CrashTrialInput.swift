@@ -5,12 +5,12 @@ import Foundation
 /// A generated CSV of items for crash trials, and what importing any prefix of it under store-trump must leave.
 ///
 /// Every 97th code breaks the model's regex and every 89th quantity its minimum (both rejected); every 211th
-/// record repeats the key of the record 150 before it (unchanged: the stored row wins); every 13th name needs
+/// record repeats the key of the record 150 before it with another name (kept: the stored row wins); every 13th name needs
 /// quoting. The same `count` always gives the same bytes.
 struct CrashTrialInput {
     /// What importing a record does.
     enum Fate: Equatable {
-        case inserted, unchanged, rejected
+        case inserted, kept, rejected
     }
 
     static let modelYAML = """
@@ -55,7 +55,7 @@ struct CrashTrialInput {
             } else if stored.insert(code).inserted {
                 fates.append(.inserted)
             } else {
-                fates.append(.unchanged)
+                fates.append(.kept)
             }
         }
         self.csv = csv
@@ -75,12 +75,13 @@ struct CrashTrialInput {
 
     /// The counts a run that committed the first `records` records can show. A run into the empty table, in either
     /// mode, defers its indexes: until it builds them, after its last chunk, a record whose key repeats an earlier
-    /// one is stored and counted inserted; the build deletes those rows and counts them unchanged.
+    /// one is stored and counted inserted; the build deletes those rows and counts them kept
+    /// (their values differ from the first record's).
     func possibleCounts(after records: Int) -> [StepCounts] {
         let settled = counts(after: records)
         var loading = settled
-        loading.inserted += loading.unchanged
-        loading.unchanged = 0
+        loading.inserted += loading.kept
+        loading.kept = 0
         return records == count ? [loading, settled] : [loading]
     }
 
@@ -91,7 +92,7 @@ struct CrashTrialInput {
         for fate in fates[0..<records] {
             switch fate {
             case .inserted: counts.inserted += 1
-            case .unchanged: counts.unchanged += 1
+            case .kept: counts.kept += 1
             case .rejected: counts.rejected += 1
             }
         }

@@ -32,7 +32,9 @@ struct ImporterContextTests {
             $0.mode = .context
             $0.relationships = []
         }
-        #expect(kept.counts.inserted == 1 && kept.counts.unchanged == 2 && kept.counts.updated == 0)
+        // SKU-1's price differs: kept (store-trump); SKU-2's values are the stored ones: unchanged.
+        #expect(kept.counts.inserted == 1 && kept.counts.unchanged == 1 && kept.counts.updated == 0)
+        #expect(kept.counts.kept == 1)
         #expect(try fixture.rows("SELECT price FROM Product WHERE sku = 'SKU-1'") == [[.text("24.9")]])
 
         let updated = try await fixture.importProducts([changed]) {
@@ -108,7 +110,9 @@ struct ImporterContextTests {
         #expect(results[0].first == [.text("SKU-1"), .text(kept ? "First" : "Second"), .text(kept ? "1" : "3")])
         #expect(results.allSatisfy { $0 == results[0] })
         #expect(counts.allSatisfy { $0 == counts[0] }, "\(counts)")
-        #expect(counts[0].inserted == 2 && (kept ? counts[0].unchanged : counts[0].updated) == 1)
+        // The repeat's values differ: store-trump keeps the first record's (kept), object-trump takes them.
+        #expect(counts[0].inserted == 2 && (kept ? counts[0].kept : counts[0].updated) == 1)
+        #expect(counts[0].unchanged == 0)
     }
 
     /// The next chunk is applied while the one before it saves, unless they share a key: then a record whose key
@@ -139,7 +143,7 @@ struct ImporterContextTests {
 
         let kept = policy == .mergeByPropertyStoreTrump
         #expect(result.counts.read == 8 && result.counts.inserted == 6 && result.counts.rejected == 0)
-        #expect((kept ? result.counts.unchanged : result.counts.updated) == 2)
+        #expect((kept ? result.counts.kept : result.counts.updated) == 2 && result.counts.unchanged == 0)
         #expect(
             try fixture.rows("SELECT sku, name, price FROM Product ORDER BY sku") == [
                 [.text("SKU-1"), .text(kept ? "A" : "A2"), .text(kept ? "1" : "1.5")],

@@ -59,3 +59,39 @@ struct PipelineFileParserTests {
         #expect(found.first?.message == "unknown key 'colour'; expected one of store, model, history, steps")
     }
 }
+
+/// A relationship mapping's `onMissing` in a pipeline file.
+struct PipelineFileOnMissingTests {
+    private func relationships(_ mapping: String) throws -> [RelationshipMapping] {
+        let file = try PipelineFileParser.parse(
+            yaml: """
+                store: catalog.sqlite
+                steps:
+                  - import:
+                      source: "-"
+                      entity: Flight
+                      relationships:
+                        plane: \(mapping)
+                """, path: "nightly.yml")
+        guard case .importRecords(let spec) = try #require(file.steps.first).action else { return [] }
+        return spec.relationships
+    }
+
+    @Test func onMissingTakesRejectCreateOrNullAndCreateMissingStaysASynonym() throws {
+        #expect(
+            try relationships("{ entity: Plane, by: tailnum, column: tailnum, onMissing: null }").first?.onMissing
+                == .null)
+        #expect(try relationships("{ entity: Plane, by: tailnum, onMissing: create }").first?.onMissing == .create)
+        #expect(try relationships("{ entity: Plane, by: tailnum, createMissing: true }").first?.onMissing == .create)
+        #expect(try relationships("{ entity: Plane, by: tailnum }").first?.onMissing == .reject)
+        #expect(try relationships("{ entity: Plane, by: tailnum, column: tailnum }").first?.column == "tailnum")
+    }
+
+    @Test func anUnknownOnMissingValueIsAnIssueWithASuggestion() {
+        #expect {
+            try relationships("{ entity: Plane, by: tailnum, onMissing: nul }")
+        } throws: { error in
+            "\(error)".contains("onMissing") && "\(error)".contains("did you mean 'null'")
+        }
+    }
+}

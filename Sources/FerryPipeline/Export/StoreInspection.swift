@@ -14,7 +14,8 @@ public struct StoreInspection: Sendable, Hashable, Encodable {
         public var startedAt: String
         public var finishedAt: String?
         public var seconds: Double?
-        /// The run's counts (`inserted`, `updated`, `rejected`…), as the ledger keeps them.
+        /// The run's counts (`inserted`, `updated`, `kept`, `rejected`…, and `created <Entity>`), as the ledger keeps
+        /// them.
         public var counts: [String: Int]
 
         enum CodingKeys: String, CodingKey {
@@ -100,7 +101,12 @@ public struct StoreInspection: Sendable, Hashable, Encodable {
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
             return nil
         }
-        return object.compactMapValues { ($0 as? NSNumber)?.intValue }
+        var counts = object.compactMapValues { ($0 as? NSNumber)?.intValue }
+        // The destinations created, by entity: `created Plane`.
+        for (entity, value) in object["created"] as? [String: Any] ?? [:] {
+            counts["created \(entity)"] = (value as? NSNumber)?.intValue
+        }
+        return counts
     }
 
     private static func blobFolder(_ folder: String) -> Blobs {

@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Our rule, shared with batch mode so both modes agree: a record whose key is stored changes the stored object
 /// only under object-trump (or overwrite); under store-trump (or rollback) the stored object is kept and the
-/// record counts as unchanged; under error the step fails with the conflict. An update that sets every value to
+/// record counts as unchanged, or as kept when its values differ from the stored ones; under error the step fails with the conflict. An update that sets every value to
 /// what is stored counts as unchanged.
 ///
 /// A record refused while committing (its object fails validation at the save, or a later record of its key finds
@@ -278,7 +278,7 @@ private struct ChunkApplication {
                 // smaller chunk would: the result must not depend on where the chunks split.
                 switch policy {
                 case .mergeByPropertyStoreTrump, .rollback:
-                    counts.unchanged += 1
+                    if differs(row, from: existing) { counts.kept += 1 } else { counts.unchanged += 1 }
                     continue
                 case .error:
                     throw PipelineError(
@@ -367,13 +367,47 @@ private struct ChunkApplication {
             .joined(separator: "; ")
     }
 
+    /// Looks up the attribute slots of the columns in objects of `object`'s entity layout, unless known.
+    private mutating func updateSlots(for object: ManagedObject) {
+        guard object.entityLayoutID != slotsLayout else { return }
+        slots = object.attributeSlots(forKeys: plan.columns.map(\.name))
+        slotsLayout = object.entityLayoutID
+    }
+
+    /// Whether setting the row's values on `object` would change it (a store-trump step keeps `object` as it is:
+    /// the record is then kept rather than unchanged).
+    private mutating func differs(_ row: Int, from object: ManagedObject) -> Bool {
+        updateSlots(for: object)
+        for (index, column) in plan.columns.enumerated() {
+            let cell = chunk.rows.cell(row: row, column: index)
+            if case .absent = cell { continue }
+            if case .relationshipKey(_, let relationship) = column.source {
+                let current = object.object(forKey: column.name)
+                guard case .text = cell else {
+                    if current != nil { return true }
+                    continue
+                }
+                let key = chunk.rows.withBytes(of: cell) { String(decoding: $0, as: UTF8.self) }
+                if let found = existingDestination(index, key: key, relationship: relationship) {
+                    if current !== found { return true }
+                } else if relationship.onMissing != .null || current != nil {
+                    return true
+                }
+                continue
+            }
+            guard let slot = slots[index] else { continue }
+            if object.value(attributeSlot: slot) != chunk.rows.value(row: row, column: index, as: column.type) {
+                return true
+            }
+        }
+        return false
+    }
+
     /// Sets the row's values on `object`; returns why the record is refused, if it is.
     private mutating func set(_ row: Int, on object: ManagedObject, isNew: Bool) -> String? {
         var changed = false
-        if object.entityLayoutID != slotsLayout {
-            slots = object.attributeSlots(forKeys: plan.columns.map(\.name))
-            slotsLayout = object.entityLayoutID
-        }
+        var leftEmpty = false
+        updateSlots(for: object)
         for (index, column) in plan.columns.enumerated() {
             // A key missing from a JSON record: a new object keeps its default, a stored one its value.
             if case .absent = chunk.rows.cell(row: row, column: index) { continue }
@@ -388,8 +422,15 @@ private struct ChunkApplication {
                 }
                 let key = chunk.rows.withBytes(of: cell) { String(decoding: $0, as: UTF8.self) }
                 guard let destination = destination(index, key: key, relationship: relationship) else {
-                    return "column '\(source)': no \(relationship.destinationEntity) has \(relationship.keyAttribute) "
-                        + "'\(key)' (create missing ones with createMissing: true)"
+                    guard relationship.onMissing == .null else {
+                        return relationship.missingReason(key: key, column: source)
+                    }
+                    leftEmpty = true
+                    if object.object(forKey: column.name) != nil {
+                        object.setObject(nil, forKey: column.name)
+                        changed = true
+                    }
+                    continue
                 }
                 if object.object(forKey: column.name) !== destination {
                     object.setObject(destination, forKey: column.name)
@@ -404,6 +445,7 @@ private struct ChunkApplication {
                 changed = true
             }
         }
+        if leftEmpty { counts.leftEmpty += 1 }
         if isNew {
             counts.inserted += 1
         } else if changed {
@@ -416,7 +458,22 @@ private struct ChunkApplication {
         return nil
     }
 
+    /// The destination of `key` for the relationship column `column`, created when the mapping creates missing
+    /// ones (and counted).
     private mutating func destination(_ column: Int, key: String, relationship: ImportPlan.ResolvedRelationship)
+        -> ManagedObject?
+    {
+        if let found = existingDestination(column, key: key, relationship: relationship) { return found }
+        guard relationship.createsMissing else { return nil }
+        let made = context.insertObject(entityName: relationship.destinationEntity)
+        made.setValue(.string(key), forKey: relationship.keyAttribute)
+        created[column, default: [:]][key] = made
+        counts.created[relationship.destinationEntity, default: 0] += 1
+        return made
+    }
+
+    /// The destination of `key` for the relationship column `column` when one is stored or made in this context.
+    private func existingDestination(_ column: Int, key: String, relationship: ImportPlan.ResolvedRelationship)
         -> ManagedObject?
     {
         if let primaryKey = destinations[column]?[key] {
@@ -432,11 +489,7 @@ private struct ChunkApplication {
         {
             return earlier
         }
-        guard relationship.createsMissing else { return nil }
-        let made = context.insertObject(entityName: relationship.destinationEntity)
-        made.setValue(.string(key), forKey: relationship.keyAttribute)
-        created[column, default: [:]][key] = made
-        return made
+        return nil
     }
 
     /// The chunk's stored objects, by key text: one fetch, in batches.

@@ -45,7 +45,15 @@ struct ImportPlan: Sendable {
         let destinationEntity: String
         let destinationTable: String
         let keyAttribute: String
-        let createsMissing: Bool
+        let onMissing: RelationshipMapping.OnMissing
+
+        var createsMissing: Bool { onMissing == .create }
+
+        /// Why a record whose `key` (in `column`) has no destination is rejected.
+        func missingReason(key: String, column: String) -> String {
+            "column '\(column)': no \(destinationEntity) has \(keyAttribute) '\(key)' (onMissing: create makes "
+                + "missing ones; onMissing: null leaves the relationship empty)"
+        }
     }
 
     let spec: ImportSpec
@@ -118,7 +126,8 @@ struct ImportPlan: Sendable {
         var columns: [Column] = []
         var fields = spec.fields
         if fields.isEmpty {
-            let claimed = Set(spec.relationships.map(\.column) + spec.blobs.map(\.column))
+            // A relationship's column also sets the attribute of its name, when the entity has one.
+            let claimed = Set(spec.blobs.map(\.column))
             if spec.isHeaderless {
                 // No header names the columns: column N sets the Nth attribute, in the model's order.
                 let names = inputColumns ?? attributes.indices.map(Record.positionalName(ofField:))
@@ -184,7 +193,13 @@ struct ImportPlan: Sendable {
             let resolved = ResolvedRelationship(
                 name: relationship.name, destinationEntity: relationship.destinationEntity,
                 destinationTable: model.rootEntity(of: relationship.destinationEntity), keyAttribute: mapping.key,
-                createsMissing: mapping.createsMissing)
+                onMissing: mapping.onMissing)
+            if mapping.onMissing == .null && !relationship.isOptional {
+                throw PipelineError(
+                    .invalidSpec,
+                    "relationship '\(mapping.relationship)' is not optional, so onMissing: null cannot leave it "
+                        + "empty; use reject or create")
+            }
             columns.append(
                 Column(
                     name: relationship.name, type: .integer64,
@@ -219,6 +234,18 @@ struct ImportPlan: Sendable {
         omitsMandatoryAttribute = attributes.contains {
             !$0.isOptional && $0.defaultValue == nil && !mapped.contains($0.name)
         }
+    }
+
+    /// The columns of `names` (an input's header) that no column of the plan reads, in their order.
+    func unreadColumns(of names: [String]) -> [String] {
+        var read: Set<String> = []
+        for column in columns {
+            switch column.source {
+            case .field(let name, _, _), .relationshipKey(let name, _), .blobPath(let name): read.insert(name)
+            case .constant: break
+            }
+        }
+        return names.filter { !read.contains($0) }
     }
 
     /// The plan with the constants' values for run `runID` started at `runTime`.

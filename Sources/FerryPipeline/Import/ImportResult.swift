@@ -14,4 +14,7 @@ public struct ImportResult: Sendable, Codable {
     public var inputs: [InputDigest]
     /// Whether the run continued an interrupted one.
     public var resumed: Bool
+    /// The input columns (CSV, TSV header names) that no attribute or relationship reads: a renamed column shows
+    /// here rather than being ignored without a word.
+    public var unreadColumns: [String] = []
 }

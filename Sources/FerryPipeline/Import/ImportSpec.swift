@@ -5,7 +5,7 @@ public import FerryStore
 /// and what happens to records that do not fit.
 ///
 /// Pipeline files (`import:` steps) and `ferry import` both produce one. Every record read ends up inserted,
-/// updated, unchanged or rejected (see ``StepCounts``).
+/// updated, unchanged, kept or rejected (see ``StepCounts``).
 ///
 /// ```swift
 /// var spec = ImportSpec(entity: "Product", sources: ["SampleData/products.csv"])
@@ -50,8 +50,15 @@ public struct ImportSpec: Sendable {
     public var conversion = ConversionOptions()
     /// How chunks reach the store.
     public var mode: Mode = .batch
-    /// What a record whose key is already stored does: by default the stored row wins (store-trump).
-    public var mergePolicy: MergePolicy = .mergeByPropertyStoreTrump
+    /// What a record whose key is already stored does: by default the stored row wins (store-trump). Setting it
+    /// names it (``namedMergePolicy``).
+    public var mergePolicy: MergePolicy {
+        get { namedMergePolicy ?? .mergeByPropertyStoreTrump }
+        set { namedMergePolicy = newValue }
+    }
+    /// The merge policy the step names, or `nil` when it takes the default: a step that keeps stored rows over
+    /// differing records (``StepCounts/kept``) without naming its policy is warned about.
+    public var namedMergePolicy: MergePolicy?
     /// Records per chunk (and per transaction); `nil` takes the mode's default (``defaultChunkSize(for:)``).
     public var chunkSize: Int?
 
@@ -139,20 +146,37 @@ public struct RelationshipMapping: Sendable, Hashable {
     public var relationship: String
     /// The destination attribute the key matches (a uniqueness-constrained attribute, such as `name`).
     public var key: String
-    /// Whether a key with no destination creates one (with just the key set); otherwise the record is rejected.
-    public var createsMissing: Bool
+    /// What a key with no destination does.
+    public enum OnMissing: String, Sendable, Hashable, CaseIterable {
+        /// The record is rejected, naming the key (the default).
+        case reject
+        /// The destination is created with just the key set, and counted (``StepCounts/created``).
+        case create
+        /// The record is stored with the relationship empty, and counted (``StepCounts/leftEmpty``); the
+        /// relationship must be optional.
+        case null
+    }
+
+    /// What a key with no destination does: reject the record (the default), create the destination, or leave the
+    /// relationship empty.
+    public var onMissing: OnMissing
+    /// Whether a key with no destination creates one (``OnMissing/create``), the older spelling of `onMissing`.
+    public var createsMissing: Bool {
+        get { onMissing == .create }
+        set { onMissing = newValue ? .create : .reject }
+    }
     /// The destination entity as the pipeline file names it, checked against the model; `nil` to take the model's.
     public var destinationEntity: String?
 
     /// Sets `relationship` from `column` by the destination's attribute `key`.
     public init(
         column: String, relationship: String? = nil, by key: String, createsMissing: Bool = false,
-        destinationEntity: String? = nil
+        onMissing: OnMissing? = nil, destinationEntity: String? = nil
     ) {
         self.column = column
         self.relationship = relationship ?? column
         self.key = key
-        self.createsMissing = createsMissing
+        self.onMissing = onMissing ?? (createsMissing ? .create : .reject)
         self.destinationEntity = destinationEntity
     }
 }

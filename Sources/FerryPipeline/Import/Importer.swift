@@ -11,10 +11,10 @@ public import Logging
 /// var spec = ImportSpec(entity: "Product", sources: ["products.csv"])
 /// spec.mode = .batch
 /// let result = try await importer.run(spec, name: "products")
-/// print(result.counts)       // read = inserted + updated + unchanged + rejected
+/// print(result.counts)       // read = inserted + updated + unchanged + kept + rejected
 /// ```
 ///
-/// Every record read is inserted, updated, unchanged or rejected; rejects go to the ledger with their chunk and
+/// Every record read is inserted, updated, unchanged, kept or rejected; rejects go to the ledger with their chunk and
 /// to `rejectsPath` at the end. A run killed at any moment leaves the store holding exactly its committed chunks,
 /// and `resume: true` continues after the last of them.
 ///
@@ -77,9 +77,16 @@ public struct Importer: Sendable {
             try await ledger.record(inputs: digests, of: run)
             return digests
         }
-        let plan = try ImportPlan(
-            spec: spec, model: container.model, inputColumns: try spec.header(ofInput: resumeAt?.input ?? 0)
-        ).withConstants(runID: run, runTime: Date().timeIntervalSince1970)
+        let inputColumns = try spec.header(ofInput: resumeAt?.input ?? 0)
+        let plan = try ImportPlan(spec: spec, model: container.model, inputColumns: inputColumns)
+            .withConstants(runID: run, runTime: Date().timeIntervalSince1970)
+        let unreadColumns = plan.unreadColumns(of: inputColumns ?? [])
+        if !unreadColumns.isEmpty {
+            let unread = unreadColumns.joined(separator: ", ")
+            logger.warning(
+                "\(name): no attribute reads the input columns \(unread) (map them under fields, or check for a renamed column)"
+            )
+        }
         let author = "ferry import \(name) #\(run)"
         let deferredTable = try await deferIndexes(spec, plan: plan, run: run)
         let writer: any ChunkWriter =
@@ -188,9 +195,15 @@ public struct Importer: Sendable {
         let inputs = try await digests.value
         let seconds = (ContinuousClock.now - started).seconds
         try await ledger.finish(run: run, status: .succeeded, counts: counts, seconds: seconds)
+        if counts.kept > 0 && spec.namedMergePolicy == nil {
+            let kept = counts.kept
+            logger.warning(
+                "\(name): \(kept) records kept the stored values although theirs differ (the default merge policy, store-trump, keeps stored rows); to update them, set mergePolicy: objectTrump (ferry import: --merge-policy object-trump), or name the policy to keep them without this warning"
+            )
+        }
         return ImportResult(
             run: run, entity: spec.entity, counts: counts, seconds: seconds, rejectsPath: rejectsPath, inputs: inputs,
-            resumed: resumed != nil)
+            resumed: resumed != nil, unreadColumns: unreadColumns)
     }
 
     /// Defers the indexes of the table `spec` loads when it is empty and the load qualifies (see
@@ -212,14 +225,16 @@ public struct Importer: Sendable {
         return deferred ? table : nil
     }
 
-    /// Builds the indexes `run` deferred; the rows the build deletes (a repeated key) become unchanged records.
+    /// Builds the indexes `run` deferred; the rows the build deletes (a repeated key) become unchanged records, or kept
+    /// ones when their values differed from the row kept.
     private func buildIndexes(of table: String, deferredBy run: Int64, ledger: RunLedger, counts: inout StepCounts)
         async throws
     {
         let removed = try await container.persistentStore.buildDeferredIndexes(
-            ofTable: table, companion: ledger.duplicatesCompanion(run: run))
-        counts.inserted -= removed
-        counts.unchanged += removed
+            ofTable: table, removing: ledger.duplicatesCompanion(run: run))
+        counts.inserted -= removed.count
+        counts.unchanged += removed.count - removed.differing
+        counts.kept += removed.differing
     }
 
     /// What a chunk's companion throws when the chunk would take the run over its reject limit, rolling the chunk

@@ -15,6 +15,8 @@ public struct PipelineReport: Sendable, Codable {
         public var run: Int64?
         /// Whether an import step continued an interrupted run.
         public var resumed: Bool?
+        /// An import step's input columns that no attribute or relationship reads (CSV, TSV).
+        public var unreadColumns: [String]?
     }
 
     /// The pipeline file.
@@ -39,9 +41,12 @@ public struct PipelineReport: Sendable, Codable {
             if step.kind == "import" {
                 what = [
                     "\(counts.read) read", "\(counts.inserted) inserted", "\(counts.updated) updated",
-                    "\(counts.unchanged) unchanged", "\(counts.rejected) rejected",
+                    "\(counts.unchanged) unchanged",
                 ]
+                if counts.kept > 0 { what.append("\(counts.kept) kept") }
+                what.append("\(counts.rejected) rejected")
                 if counts.deleted > 0 { what.append("\(counts.deleted) deleted") }
+                what += RunReport.linkParts(counts)
             } else if step.kind == "batchUpdate" {
                 what = ["\(counts.updated) updated"]
             } else if step.kind == "batchDelete" {
@@ -54,6 +59,9 @@ public struct PipelineReport: Sendable, Codable {
                 "  \(step.name.padding(toLength: 22, withPad: " ", startingAt: 0)) "
                     + (what + [time]).joined(separator: " · "))
             for output in step.outputs { lines.append("      → \(output)") }
+            if let unread = step.unreadColumns {
+                lines.append("      unread columns: " + unread.joined(separator: ", "))
+            }
         }
         lines.append(String(format: "%@ in %.2f s", status, seconds))
         return lines.joined(separator: "\n")

@@ -4,22 +4,34 @@ import Foundation
 public enum RunReport {
     /// A step's counts for people:
     /// `Product: 1,000 read · 990 inserted · 0 updated · 0 unchanged · 10 rejected (rejects.csv) · 1.23 s`.
+    /// Records kept over differing values (store-trump), destinations created and relationships left empty, and
+    /// the input columns nothing reads, show only when there are any.
     public static func summary(_ result: ImportResult) -> String {
         let counts = result.counts
         var parts = [
             "\(counts.read.formatted()) read", "\(counts.inserted.formatted()) inserted",
             "\(counts.updated.formatted()) updated", "\(counts.unchanged.formatted()) unchanged",
-            "\(counts.rejected.formatted()) rejected" + (result.rejectsPath.map { " (\($0))" } ?? ""),
         ]
+        if counts.kept > 0 { parts.append("\(counts.kept.formatted()) kept") }
+        parts.append("\(counts.rejected.formatted()) rejected" + (result.rejectsPath.map { " (\($0))" } ?? ""))
         if counts.deleted > 0 { parts.append("\(counts.deleted.formatted()) deleted") }
+        parts += linkParts(counts)
         let rate = result.seconds > 0 ? Int(Double(counts.read) / result.seconds) : counts.read
         parts.append(String(format: "%.2f s", result.seconds) + " (\(rate.formatted()) records/s)")
-        return "\(result.entity): " + parts.joined(separator: " · ") + (result.resumed ? " (resumed)" : "")
+        var text = "\(result.entity): " + parts.joined(separator: " · ") + (result.resumed ? " (resumed)" : "")
+        if !result.unreadColumns.isEmpty { text += "\nunread columns: " + result.unreadColumns.joined(separator: ", ") }
+        return text
+    }
+
+    /// What resolving relationships did, for a step's line: `created 721 Plane`, `12 left empty`.
+    static func linkParts(_ counts: StepCounts) -> [String] {
+        counts.created.sorted { $0.key < $1.key }.map { "created \($0.value.formatted()) \($0.key)" }
+            + (counts.leftEmpty > 0 ? ["\(counts.leftEmpty.formatted()) left empty"] : [])
     }
 
     /// A report as one JSON object, keys sorted, pretty-printed, ending with a line break (the same text as
-    /// manifests). An import's: `run`, `entity`, `counts` (read, inserted, updated, unchanged, rejected,
-    /// deleted), `seconds`, `rejectsPath`, `inputs` (path, sha256, bytes), `resumed`; a pipeline's: `pipeline`,
+    /// manifests). An import's: `run`, `entity`, `counts` (read, inserted, updated, unchanged, kept,
+    /// rejected, deleted, created, leftEmpty), `unreadColumns`, `seconds`, `rejectsPath`, `inputs` (path, sha256, bytes), `resumed`; a pipeline's: `pipeline`,
     /// `store`, `status`, `seconds`, `steps` (each with its counts and outputs).
     public static func json(_ result: some Encodable) -> String {
         ManifestJSON.text(of: result)

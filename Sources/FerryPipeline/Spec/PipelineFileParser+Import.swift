@@ -4,7 +4,7 @@ import Foundation
 import Yams
 
 extension PipelineFileParser {
-    static let relationshipKeys = ["entity", "by", "column", "createMissing"]
+    static let relationshipKeys = ["entity", "by", "column", "onMissing", "createMissing"]
     static let fieldKeys = ["attribute", "dateFormats", "default"]
     static let fullSyncKeys = ["scope", "maxDeleteFraction", "force"]
     static let policies: [(String, MergePolicy)] = [
@@ -111,6 +111,10 @@ extension PipelineFileParser {
             column: fields["column"].flatMap { reader.string($0, keyPath + ".column") } ?? name, relationship: name,
             by: by,
             createsMissing: fields["createMissing"].flatMap { reader.bool($0, keyPath + ".createMissing") } ?? false,
+            onMissing: fields["onMissing"].flatMap {
+                reader.choice(
+                    $0, keyPath + ".onMissing", RelationshipMapping.OnMissing.allCases.map { ($0.rawValue, $0) })
+            },
             destinationEntity: fields["entity"].flatMap { reader.string($0, keyPath + ".entity") })
     }
 

@@ -68,6 +68,10 @@ public struct BatchInsertRequest: Sendable {
     /// skipped and listed in the result's `refusedRows`, instead of failing the request (the importer rejects
     /// such records one by one). Rows whose key is stored are updated as usual.
     package var refusesIncompleteNewRows = false
+    /// Packed rows only: a row ignored because its key is stored (store-trump, rollback) is compared with the stored
+    /// row, and counted in the result's `keptCount` when a value it gives differs (the importer tells "kept" from
+    /// "unchanged" records). One probe by key per ignored row; rows inserted cost nothing more.
+    package var countsKeptRows = false
     /// Runs in the request's transaction after its rows, with what they did (see ``TransactionCompanion``).
     package var companion: (@Sendable (Connection, BatchInsertResult) throws -> Void)? = nil
 

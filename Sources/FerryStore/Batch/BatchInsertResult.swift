@@ -37,6 +37,10 @@ public struct BatchInsertResult: Sendable, Hashable {
     public var changes: RemoteChanges
     /// The packed rows skipped under `BatchInsertRequest.refusesIncompleteNewRows`, with why.
     package var refusedRows: [RefusedRow] = []
+    /// Under `BatchInsertRequest.countsKeptRows`: the rows ignored (their key stored, under
+    /// ``MergePolicy/mergeByPropertyStoreTrump`` or ``MergePolicy/rollback``) whose stored row holds different values
+    /// in the attributes they give.
+    package var keptCount = 0
 
     /// Creates a result.
     public init(

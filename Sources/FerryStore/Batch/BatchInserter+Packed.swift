@@ -26,6 +26,7 @@ extension BatchInserter {
             }
             try write(packed: rows, row: row, present: present, shape: shape, storage: storage)
         }
+        if !ignoredRows.isEmpty { try countKept(rows, ignored: ignoredRows, full: full, storage: storage) }
     }
 
     /// The shape of packed row `row`: `full` when it gives every column, otherwise the shape of the columns it gives.
@@ -45,11 +46,17 @@ extension BatchInserter {
     mutating func write(packed rows: PackedRows, row: Int, present: [Int], shape: Shape, storage: [PackedStorage])
         throws
     {
+        if history != nil && action == .update && shape.keyProbe != nil {
+            pendingHistoryProperties = try changedProperties(
+                rows, row: row, present: present, shape: shape, storage: storage)
+        }
+        defer { pendingHistoryProperties = nil }
         try bindPacked(rows, row: row, present: present, in: shape, storage: storage)
         // The loop mutates the inserter; closures that capture it would copy the whole inserter per row.
         try write(shape) { probe, offsets in
             try Self.bindKey(of: rows, row: row, present: present, at: offsets, to: probe)
         }
+        if countsKeptRows && action == .ignore && lastRowWasIgnored { ignoredRows.append(row) }
     }
 
     /// Binds packed row `row`'s key cells to a key probe's parameters 1…: `offsets` are the probe's, into the given

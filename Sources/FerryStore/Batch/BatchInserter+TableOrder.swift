@@ -45,6 +45,13 @@ extension BatchInserter {
             let shape = try packedShape(of: rows, row: update.row, full: full, present: &present)
             // Rows that give every column (nearly all) share one UPDATE, found once rather than by name per row.
             let byKey = present.count == rows.columns.count ? fullUpdate : try updateShape(for: shape)
+            if history != nil {
+                // History names only what changes; a row that changes nothing is not written at all.
+                pendingHistoryProperties = try changedProperties(
+                    rows, row: update.row, present: present, shape: shape, storage: storage)
+                if pendingHistoryProperties == "" { continue }
+            }
+            defer { pendingHistoryProperties = nil }
             let statement = byKey.statement
             defer { statement.reset() }
             try bindPacked(rows, row: update.row, present: present, in: byKey, storage: storage)

@@ -77,6 +77,23 @@ struct BatchInserter {
     var refusedRows: [RefusedRow]?
     private var insertedCount = 0
     private var updatedCount = 0
+    /// Packed rows only: whether an ignored row (``MergePolicy/BatchInsertConflictAction/ignore``) is compared with
+    /// the stored row of its key, to count it in ``keptCount`` when they differ (see `BatchInserter+Kept.swift`).
+    var countsKeptRows = false
+    /// Ignored rows whose stored row holds different values (see ``countsKeptRows``).
+    var keptCount = 0
+    /// Whether the last row written by ``write(_:bindKey:)`` was ignored (its key was stored; nothing changed).
+    var lastRowWasIgnored = false
+    /// The prepared probes that tell an ignored row from its stored row, by the attribute names the rows give.
+    var keptProbes: [[String]: KeptProbe] = [:]
+    /// The packed rows the INSERT ignored, when ``countsKeptRows``: compared once every row is written.
+    var ignoredRows: [Int] = []
+    /// The prepared probes that list the attributes an upsert changes, by the attribute names the rows give (see
+    /// `BatchInserter+HistoryChanges.swift`).
+    var changesProbes: [[String]: (shape: Shape, compared: [String])] = [:]
+    /// The properties history records for the next row an upsert updates, when known before it is written (only
+    /// those that change); `nil` records every attribute the row gives.
+    var pendingHistoryProperties: String?
     private var objectIDs: [ObjectID] = []
     private var seenPrimaryKeys: Set<Int64> = []
     /// The rows written, for the result's ``BatchInsertResult/changes``.
@@ -205,6 +222,7 @@ struct BatchInserter {
             changes: RemoteChanges(
                 inserted: insertedKeys.build(), updated: updatedKeys.build(), deleted: ObjectIDSet()))
         outcome.refusedRows = refusedRows ?? []
+        outcome.keptCount = keptCount
         return outcome
     }
 
@@ -276,7 +294,8 @@ struct BatchInserter {
             // Without RETURNING (which SQLite runs through an ephemeral table per execution): a new row's key is
             // the one bound here or SQLite's last rowid; an ignored row changes nothing.
             _ = try statement.step()
-            guard connection.changes == 1 else { return }
+            lastRowWasIgnored = connection.changes != 1
+            guard !lastRowWasIgnored else { return }
             try count(
                 primaryKey: nextPrimaryKey ?? connection.lastInsertRowID, version: 1, ent: mapping.entityID, shape)
             return
@@ -309,7 +328,8 @@ struct BatchInserter {
                 // With keys chosen here, the new rows are recorded together at the end.
                 if firstPrimaryKey == nil { try history.recordInsert(ent: ent, primaryKey: primaryKey) }
             } else {
-                try history.recordUpdate(ent: ent, primaryKey: primaryKey, properties: shape.historyProperties)
+                try history.recordUpdate(
+                    ent: ent, primaryKey: primaryKey, properties: pendingHistoryProperties ?? shape.historyProperties)
             }
         }
         if collectsObjectIDs && seenPrimaryKeys.insert(primaryKey).inserted {

@@ -63,6 +63,7 @@ extension PersistentStore {
             inserter.history = recorder
             inserter.blobs = blobs
             if request.refusesIncompleteNewRows { inserter.refusedRows = [] }
+            inserter.countsKeptRows = request.countsKeptRows
             let result = try inserter.insert(request.source, resultType: request.resultType)
             try request.companion?(connection, result)
             return result

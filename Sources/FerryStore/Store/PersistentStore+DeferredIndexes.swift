@@ -86,23 +86,56 @@ extension PersistentStore {
     public func buildDeferredIndexes(
         ofTable table: String, companion: (@Sendable (_ connection: Connection, _ removed: Int) throws -> Void)? = nil
     ) async throws -> Int {
+        var counting: (@Sendable (Connection, RemovedDuplicates) throws -> Void)?
+        if let companion {
+            counting = { connection, removed in try companion(connection, removed.count) }
+        }
+        return try await buildDeferredIndexes(ofTable: table, removing: counting).count
+    }
+
+    /// The rows a deferred index build deleted because their key repeated an earlier row's.
+    public struct RemovedDuplicates: Sendable, Hashable {
+        /// Rows deleted.
+        public var count = 0
+        /// Of those, the rows whose values differed from the row kept for their key (not only a repeat of it).
+        public var differing = 0
+
+        /// No rows.
+        public init() {}
+
+        mutating func add(_ other: RemovedDuplicates) {
+            count += other.count
+            differing += other.differing
+        }
+    }
+
+    /// Builds the deferred indexes of `table` as ``buildDeferredIndexes(ofTable:companion:)`` does, telling the
+    /// deleted rows that differed from the row kept for their key from those that repeated it.
+    ///
+    /// - Throws: ``StoreError`` `.sqlite`.
+    @discardableResult
+    public func buildDeferredIndexes(
+        ofTable table: String,
+        removing companion: (@Sendable (_ connection: Connection, _ removed: RemovedDuplicates) throws -> Void)?
+    ) async throws -> RemovedDuplicates {
         try await writer.run { connection in
             defer { self.releaseBlobs(on: connection) }
             return try Self.mappingIndexErrors(table: table, path: connection.path) {
                 try connection.transaction(.immediate) {
-                    guard try Self.hasDeferredTable(on: connection) else { return 0 }
+                    guard try Self.hasDeferredTable(on: connection) else { return RemovedDuplicates() }
                     let select = try connection.prepare(
                         "SELECT name, is_unique, columns, sql FROM ferry_deferred_indexes WHERE tbl = ? ORDER BY rowid")
                     try select.bind([.text(table)])
-                    var removed = 0
+                    var removed = RemovedDuplicates()
                     let indexes = try select.fetchAll()
                     try Self.withSortSettings(on: connection) {
                         for row in indexes {
                             let sql = row[3].text ?? ""
                             if row[1].integer == 1 {
-                                removed += try Self.createUniqueIndex(
-                                    sql, name: row[0].text ?? "", table: table, columns: Self.decode(row[2].text),
-                                    on: connection)
+                                removed.add(
+                                    try Self.createUniqueIndex(
+                                        sql, name: row[0].text ?? "", table: table, columns: Self.decode(row[2].text),
+                                        on: connection))
                             } else {
                                 try connection.execute(sql)
                             }
@@ -185,10 +218,10 @@ extension PersistentStore {
     /// returns how many were deleted. Rows with a NULL in the key are never duplicates (as in a UNIQUE index).
     private static func createUniqueIndex(
         _ sql: String, name: String, table: String, columns: [String], on connection: Connection
-    ) throws -> Int {
+    ) throws -> RemovedDuplicates {
         do {
             try connection.execute(sql)
-            return 0
+            return RemovedDuplicates()
         } catch let error as SQLiteError where error.code == .constraint && connection.isInTransaction {
             // A failed statement is undone on its own; the transaction goes on.
             // A plain index on the key makes finding each row's earlier twin a lookup, not a scan.
@@ -201,14 +234,41 @@ extension PersistentStore {
             let earlier = SQL.alias("earlier")
             let same = columns.map { "\(earlier).\(SQL.identifier($0)) = \(quotedTable).\(SQL.identifier($0))" }
                 .joined(separator: " AND ")
+            var removed = RemovedDuplicates()
+            removed.differing = try differingDuplicates(
+                in: table, key: columns, notNull: notNull, same: same, earlier: earlier, on: connection)
             try connection.execute(
                 "DELETE FROM \(quotedTable) WHERE \(notNull) AND EXISTS (SELECT 1 FROM \(quotedTable) AS \(earlier) "
                     + "WHERE \(same) AND \(earlier).\"_pk\" < \(quotedTable).\"_pk\")")
-            let removed = connection.changes
+            removed.count = connection.changes
             try connection.execute("DROP INDEX \(helper)")
             try connection.execute(sql)
             return removed
         }
+    }
+
+    /// The rows of `table` whose `key` repeats an earlier row's and whose other values (all but `_pk` and `_opt`)
+    /// differ from the first row of that key, the one the build keeps: one statement, each row's first twin found
+    /// through the key's helper index.
+    private static func differingDuplicates(
+        in table: String, key: [String], notNull: String, same: String, earlier: String, on connection: Connection
+    ) throws -> Int {
+        let quotedTable = SQL.identifier(table)
+        let info = try connection.prepare("SELECT name FROM pragma_table_info(?)")
+        try info.bind([.text(table)])
+        let names = try info.fetchAll().compactMap { $0[0].text }.filter {
+            !key.contains($0) && $0 != "_pk" && $0 != "_opt"
+        }
+        guard !names.isEmpty else { return 0 }
+        let first = SQL.alias("first")
+        let differs = names.map { "\(first).\(SQL.identifier($0)) IS NOT \(quotedTable).\(SQL.identifier($0))" }
+            .joined(separator: " OR ")
+        let row = try connection.prepare(
+            "SELECT count(*) FROM \(quotedTable) WHERE \(notNull) AND EXISTS (SELECT 1 FROM \(quotedTable) AS \(first) "
+                + "WHERE \(first).\"_pk\" = (SELECT min(\(earlier).\"_pk\") FROM \(quotedTable) AS \(earlier) WHERE \(same)) "
+                + "AND (\(differs)))"
+        ).fetchOne()
+        return Int(row?[0].integer ?? 0)
     }
 
     private static func isEmpty(_ table: String, on connection: Connection) throws -> Bool {

@@ -11,8 +11,8 @@ struct ImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Import CSV/TSV/NDJSON/JSON records into an entity of a store, in chunks.",
         discussion: """
-            Every record read is inserted, updated, unchanged or rejected; read = inserted + updated + \
-            unchanged + rejected. Rejected records go to --rejects (in the input's format, with _reason, _file, \
+            Every record read is inserted, updated, unchanged, kept or rejected; read = inserted + updated + \
+            unchanged + kept + rejected (kept: its key is stored with other values, which the merge policy kept). Rejected records go to --rejects (in the input's format, with _reason, _file, \
             _record and _line) and to the store's ledger. Each chunk commits with its checkpoint: a killed run \
             leaves exactly its committed chunks, and --resume continues after them. Re-running the same input \
             changes nothing.
@@ -20,7 +20,8 @@ struct ImportCommand: AsyncParsableCommand {
             Columns map to attributes of the same name. Without --model, an existing store's own model is used; \
             a new store gets a model inferred from the first records (an identifier such as 00123 stays text).
 
-            Merge policies (what a record whose key is stored does): store-trump (default) keeps the stored row; \
+            Merge policies (what a record whose key is stored does): store-trump (default) keeps the stored row \
+            (a record with other values counts as kept, with a warning unless --merge-policy is given); \
             object-trump updates the attributes the record gives; error fails the import.
 
             Examples:
@@ -60,7 +61,14 @@ struct ImportCommand: AsyncParsableCommand {
             valueName: "column=Entity.key"))
     var relationships: [String] = []
 
-    @Flag(help: "Create a relationship's destination (with just its key) when no stored one has the key.")
+    @Option(
+        help: ArgumentHelp(
+            "What a relationship key no stored destination has does: reject the record (default), create the "
+                + "destination with just its key, or null (store the record with the relationship empty).",
+            valueName: "reject|create|null"))
+    var onMissing: RelationshipMapping.OnMissing?
+
+    @Flag(help: "The same as --on-missing create.")
     var createMissing = false
 
     @Option(
@@ -80,8 +88,8 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "context (managed objects, validation and callbacks) or batch (direct to the store).")
     var mode: ImportSpec.Mode = .batch
 
-    @Option(help: "error, store-trump, object-trump, overwrite or rollback.")
-    var mergePolicy: MergePolicyName = .storeTrump
+    @Option(help: "error, store-trump (default: a stored row is kept), object-trump, overwrite or rollback.")
+    var mergePolicy: MergePolicyName?
 
     @Option(
         help: """
@@ -149,7 +157,8 @@ struct ImportCommand: AsyncParsableCommand {
                     "--relationship takes column=Entity.key, such as category=Category.name; got '\(text)'.")
             }
             return RelationshipMapping(
-                column: parts[0], by: target[1], createsMissing: createMissing, destinationEntity: target[0])
+                column: parts[0], by: target[1], onMissing: onMissing ?? (createMissing ? .create : .reject),
+                destinationEntity: target[0])
         }
     }
 
@@ -179,7 +188,7 @@ struct ImportCommand: AsyncParsableCommand {
                 }
                 spec.blobRoots = blobRoots
                 spec.mode = mode
-                spec.mergePolicy = mergePolicy.policy
+                if let mergePolicy { spec.mergePolicy = mergePolicy.policy }
                 spec.chunkSize = chunk
                 spec.rejectsPath = rejects
                 spec.maxRejects = maxRejects.map { .count($0) }
@@ -238,3 +247,4 @@ enum MergePolicyName: String, ExpressibleByArgument, CaseIterable {
 }
 
 extension ImportSpec.Mode: ExpressibleByArgument {}
+extension RelationshipMapping.OnMissing: ExpressibleByArgument {}

@@ -1,0 +1,53 @@
+import FerrySQLite
+
+extension BatchInserter {
+    /// The attributes packed row `row` would change in the stored row of its key, as persistent history lists an
+    /// update's properties; `nil` when no row has its key. Asked only when the store records history, before an
+    /// upsert writes the row: history then names the attributes that changed, not every attribute the row gives.
+    ///
+    /// One probe by key (`SELECT "a" IS NOT ?1, "b" IS NOT ?2, … WHERE <key> = …`) on the index page the upsert
+    /// walks next; a shape whose rows do not give their uniqueness constraint whole is not probed (`nil`).
+    mutating func changedProperties(
+        _ rows: PackedRows, row: Int, present: [Int], shape: Shape, storage: [PackedStorage]
+    ) throws -> String? {
+        guard let probe = try changesProbe(for: shape) else { return nil }
+        let statement = probe.shape.statement
+        defer { statement.reset() }
+        try bindPacked(rows, row: row, present: present, in: probe.shape, storage: storage)
+        guard try statement.step() else { return nil }
+        var changed: [String] = []
+        for (column, name) in probe.compared.enumerated() where statement.int64(at: column) != 0 {
+            changed.append(name)
+        }
+        return HistoryRecorder.propertyList(changed)
+    }
+
+    /// The probe that compares a row of `shape` with the stored row of its key, and the attributes it compares (its
+    /// result columns, in order). Prepared on first use; `nil` without a uniqueness constraint the shape gives whole.
+    private mutating func changesProbe(for shape: Shape) throws -> (shape: Shape, compared: [String])? {
+        if let probe = changesProbes[shape.names] { return probe }
+        let constraints = schema.model.ancestry(of: mapping.entity).flatMap(\.uniquenessConstraints)
+        guard let key = constraints.first(where: { $0.allSatisfy(shape.names.contains) }) else { return nil }
+        let parameters = shape.names.enumerated()
+        let matches = parameters.filter { key.contains($0.element) }
+            .map { SQL.identifier($0.element) + " = ?\($0.offset + 1)" }
+        let compared = parameters.filter { !key.contains($0.element) }
+        // A row that gives only its key changes nothing; its probe still tells whether the key is stored.
+        let results =
+            compared.isEmpty ? ["0"] : compared.map { SQL.identifier($0.element) + " IS NOT ?\($0.offset + 1)" }
+        var sql =
+            "SELECT \(results.joined(separator: ", ")) FROM \(SQL.identifier(mapping.table)) "
+            + "WHERE \(matches.joined(separator: " AND "))"
+        if !schema.isSingleEntityTable(mapping.table) {
+            sql +=
+                " AND \(SQL.identifier("_ent")) IN (\(mapping.hierarchyIDs.map(String.init).joined(separator: ", ")))"
+        }
+        let probe = Shape(
+            statement: try connection.prepare(sql + " LIMIT 1"), names: shape.names, types: shape.types,
+            optional: shape.optional, external: shape.external.map { _ in false }, omittedMandatory: [],
+            primaryKeyParameter: nil, historyProperties: shape.historyProperties, keyProbe: nil)
+        let found = (probe, compared.map(\.element))
+        changesProbes[shape.names] = found
+        return found
+    }
+}

@@ -60,10 +60,11 @@ struct ImportPlan: Sendable {
     var keyColumnIndexes: [Int] { keys.compactMap { key in columns.firstIndex { $0.name == key } } }
 
     /// Resolves `spec` against `model`, for inputs whose columns are `inputColumns` (CSV header names; `nil` for
-    /// JSON, whose records name their fields).
+    /// JSON, whose records name their fields). With `storesMemberNames` (see ``MemberNameColumn/isStored(in:input:header:)``)
+    /// and no field mappings, the attribute `key` reads the column `_key`.
     ///
     /// - Throws: ``PipelineError`` `.invalidSpec` naming what does not fit.
-    init(spec: ImportSpec, model: ManagedObjectModel, inputColumns: [String]?) throws {
+    init(spec: ImportSpec, model: ManagedObjectModel, inputColumns: [String]?, storesMemberNames: Bool = false) throws {
         guard let entity = model.entity(named: spec.entity) else {
             throw PipelineError(
                 .invalidSpec,
@@ -85,7 +86,9 @@ struct ImportPlan: Sendable {
         let relationships = model.allRelationships(of: entity.name)
         let constraints = model.ancestry(of: entity.name).flatMap(\.uniquenessConstraints)
         let keys: [String]
-        if spec.keys.isEmpty {
+        // `--key _key` names the attribute the member names are stored as.
+        let specKeys = spec.keys.map(MemberNameColumn.attribute(forColumn:))
+        if specKeys.isEmpty {
             guard let first = constraints.first else {
                 throw PipelineError(
                     .invalidSpec,
@@ -94,14 +97,14 @@ struct ImportPlan: Sendable {
             }
             keys = first
         } else {
-            guard constraints.contains(where: { Set($0) == Set(spec.keys) }) else {
+            guard constraints.contains(where: { Set($0) == Set(specKeys) }) else {
                 let known = constraints.map { $0.joined(separator: ",") }.joined(separator: "; ")
                 throw PipelineError(
                     .invalidSpec,
                     "the key \(spec.keys.joined(separator: ",")) is not a uniqueness constraint of \(entity.name)"
                         + (known.isEmpty ? " (it has none)" : " (its constraints: \(known))"))
             }
-            keys = spec.keys
+            keys = specKeys
         }
 
         func attribute(_ name: String, for what: String) throws -> AttributeDescription {
@@ -129,6 +132,12 @@ struct ImportPlan: Sendable {
                 fields = (inputColumns ?? attributes.map(\.name))
                     .filter { settable.contains($0) && !claimed.contains($0) }
                     .map { FieldMapping(column: $0) }
+                if storesMemberNames, settable.contains(MemberNameColumn.attribute),
+                    !claimed.contains(MemberNameColumn.column)
+                {
+                    fields.removeAll { $0.attribute == MemberNameColumn.attribute }
+                    fields.append(FieldMapping(column: MemberNameColumn.column, attribute: MemberNameColumn.attribute))
+                }
             }
         }
         for field in fields {

@@ -77,8 +77,11 @@ public struct Importer: Sendable {
             try await ledger.record(inputs: digests, of: run)
             return digests
         }
+        let planned = resumeAt?.input ?? 0
+        let header = try spec.header(ofInput: planned)
         let plan = try ImportPlan(
-            spec: spec, model: container.model, inputColumns: try spec.header(ofInput: resumeAt?.input ?? 0)
+            spec: spec, model: container.model, inputColumns: header,
+            storesMemberNames: MemberNameColumn.isStored(in: spec, input: planned, header: header)
         ).withConstants(runID: run, runTime: Date().timeIntervalSince1970)
         let author = "ferry import \(name) #\(run)"
         let deferredTable = try await deferIndexes(spec, plan: plan, run: run)

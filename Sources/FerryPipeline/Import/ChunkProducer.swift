@@ -115,7 +115,11 @@ final class ChunkProducer: @unchecked Sendable {
                 if tracksKeys, let key = packer.rawKeyText(of: record) { chunk.seenKeys.append(key) }
             } else {
                 chunk.positions.append(record.position)
-                if packer.keepsRecordAsRead(record) { chunk.raw.append(record) } else { chunk.raw.appendUnkept() }
+                if packer.keepsRecordAsRead(record) {
+                    chunk.raw.append(record, packedIn: chunk.rows, textColumns: packer.textColumnOfField)
+                } else {
+                    chunk.raw.appendUnkept()
+                }
                 if tracksKeys { chunk.seenKeys.append(packer.keyText(ofRow: chunk.rows.count - 1, in: chunk.rows)) }
             }
             if chunk.read >= spec.recordsPerChunk {

@@ -50,8 +50,11 @@ struct ImportPlan: Sendable {
 
     let spec: ImportSpec
     let entity: EntityDescription
-    /// The key attributes (a uniqueness constraint of the entity).
+    /// The key attributes (a uniqueness constraint of the entity); empty when the entity has none (keyless: every
+    /// record is a new row).
     let keys: [String]
+    /// Whether the entity has no uniqueness constraint, so that every record is inserted as a new row.
+    var isKeyless: Bool { keys.isEmpty }
     private(set) var columns: [Column]
     /// Whether a mandatory attribute without a default has no column: a batch insert then refuses every new row.
     let omitsMandatoryAttribute: Bool
@@ -89,13 +92,18 @@ struct ImportPlan: Sendable {
         // `--key _key` names the attribute the member names are stored as.
         let specKeys = spec.keys.map(MemberNameColumn.attribute(forColumn:))
         if specKeys.isEmpty {
-            guard let first = constraints.first else {
-                throw PipelineError(
-                    .invalidSpec,
-                    "'\(entity.name)' has no uniqueness constraint, so records cannot be matched to rows; add one "
-                        + "to the model (uniquenessConstraints) and name it as the key")
+            // An entity without a uniqueness constraint is keyless: its records are appended (or replace its rows).
+            if let first = constraints.first {
+                keys = first
+            } else {
+                guard spec.fullSync == nil else {
+                    throw PipelineError(
+                        .invalidSpec,
+                        "'\(entity.name)' has no uniqueness constraint, so a full sync cannot match records to rows; "
+                            + "add one to the model (uniquenessConstraints) and name it as the key")
+                }
+                keys = []
             }
-            keys = first
         } else {
             guard constraints.contains(where: { Set($0) == Set(specKeys) }) else {
                 let known = constraints.map { $0.joined(separator: ",") }.joined(separator: "; ")

@@ -89,13 +89,14 @@ public struct Importer: Sendable {
             spec.mode == .batch
             ? BatchChunkWriter(store: store, plan: plan, author: author)
             : ContextChunkWriter(
-                container: container, plan: plan, author: author, insertsEveryRecord: deferredTable != nil)
+                container: container, plan: plan, author: author,
+                insertsEveryRecord: deferredTable != nil || plan.isKeyless)
         let channel = ChunkChannel(capacity: 0)
         // Rows go in key order when the writer allows it, except while the table's indexes are deferred (there is
         // no index to walk).
         let producer = ChunkProducer(
             plan: plan, channel: channel, resumeAt: resumeAt,
-            ordersRowsByKey: writer.takesRowsInKeyOrder && deferredTable == nil)
+            ordersRowsByKey: writer.takesRowsInKeyOrder && deferredTable == nil && !plan.isKeyless)
         producer.start()
         var rejectCount = counts.rejected
         var status = RunLedger.Status.failed
@@ -201,7 +202,7 @@ public struct Importer: Sendable {
     /// relationship is resolved against that same table (a key found there could be a row the build deletes).
     /// Returns the table, or `nil`.
     private func deferIndexes(_ spec: ImportSpec, plan: ImportPlan, run: Int64) async throws -> String? {
-        guard spec.mergePolicy == .mergeByPropertyStoreTrump || spec.mergePolicy == .rollback
+        guard !plan.isKeyless, spec.mergePolicy == .mergeByPropertyStoreTrump || spec.mergePolicy == .rollback
         else { return nil }
         let table = container.model.rootEntity(of: spec.entity)
         for column in plan.columns {

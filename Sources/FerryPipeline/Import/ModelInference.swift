@@ -3,7 +3,9 @@ import FerryIO
 
 /// A model for `ferry import` into a new store without a model file: one entity named as asked, one attribute
 /// per input column named exactly as the header writes it, each typed conservatively from a sample of records
-/// (see ``TypeInference``: `00123` stays text), and the key as its uniqueness constraint.
+/// (see ``TypeInference``: `00123` stays text), and the key as its uniqueness constraint. Without a key the entity
+/// has no uniqueness constraint: its records are kept as they come, each import appending them (or replacing
+/// them all; see ``ImportSpec/replacesRows``).
 ///
 /// One exception to the names: the member names of an object-of-records JSON file, which the reader puts in the
 /// column `_key` (a name the store reserves), are stored as the attribute `key`, which is the natural key when no
@@ -34,7 +36,7 @@ public enum ModelInference {
     /// let model = try ModelInference.model(entity: "Product", keys: spec.keys, spec: spec)
     /// ```
     ///
-    /// - Throws: ``PipelineError`` `.invalidSpec` without keys (except for an object of records), with a key that is not a column, or when the input
+    /// - Throws: ``PipelineError`` `.invalidSpec` without keys for a full sync, with a key that is not a column, or when the input
     ///   cannot be sampled (standard input); ``FerryIOError`` for unreadable input (a missing file, a malformed
     ///   spot that ends the input such as an unterminated CSV quote), for a malformed record in a full sync, and
     ///   for a sample of malformed records only: then the first of them, not ``FerryIOError/isRecoverable``, its
@@ -106,11 +108,11 @@ public enum ModelInference {
         }
         var keys = keys.map(MemberNameColumn.attribute(forColumn:))
         if keys.isEmpty && MemberNameColumn.readsMemberNames(reader) { keys = [MemberNameColumn.attribute] }
-        guard !keys.isEmpty else {
+        guard !keys.isEmpty || spec.fullSync == nil else {
             throw PipelineError(
                 .invalidSpec,
-                "a new store without a model needs --key: the column(s) that identify a record, which become the "
-                    + "entity's uniqueness constraint")
+                "a full sync into a new store without a model needs --key: the column(s) that identify a record, "
+                    + "which become the entity's uniqueness constraint")
         }
         let attributeNames = names.map(MemberNameColumn.attribute(forColumn:))
         for key in keys where !attributeNames.contains(key) {
@@ -122,7 +124,8 @@ public enum ModelInference {
             AttributeDescription(name: name, type: inference.inferredType, isOptional: !keys.contains(name))
         }
         return ManagedObjectModel(entities: [
-            EntityDescription(name: entity, attributes: attributes, uniquenessConstraints: [keys])
+            EntityDescription(
+                name: entity, attributes: attributes, uniquenessConstraints: keys.isEmpty ? [] : [keys])
         ])
     }
 }

@@ -92,7 +92,7 @@ struct ImportCommandInputTests {
         #expect(again.status == 0 && named.status == 0, "\(again.standardError) \(named.standardError)")
         #expect(fresh.status == 0, "\(fresh.standardError)")
         let inserted = try JSONDecoder().decode(ImportResult.self, from: Data(first.standardOutput.utf8))
-        #expect(inserted.counts.inserted == 2 && inserted.counts.rejected == 0)
+        #expect(inserted.counts.inserted == 2 && inserted.counts.rejected == 0 && inserted.appended == nil)
         for rerun in [again, named] {
             let report = try JSONDecoder().decode(ImportResult.self, from: Data(rerun.standardOutput.utf8))
             #expect(report.counts.read == 2 && report.counts.inserted == 0 && report.counts.updated == 0)

@@ -9,7 +9,7 @@ import Testing
 struct KeylessImportTests {
     let ferry = BuiltCommand(product: "ferry")
 
-    @Test func importingTwiceWithoutAKeyAppendsTheRecordsTwice() throws {
+    @Test func importingWithoutAKeyAppendsTheRecordsOnEveryRunAndTheSummarySaysSo() throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(
@@ -25,14 +25,18 @@ struct KeylessImportTests {
         for run in [first, second] {
             let report = try JSONDecoder().decode(ImportResult.self, from: Data(run.standardOutput.utf8))
             #expect(report.counts.read == 3 && report.counts.inserted == 3 && report.counts.rejected == 0)
+            #expect(report.appended == true)
         }
+        // The summary says the records were appended.
+        let third = try ferry.run(["import", "cars.json", "--store", "s.sqlite", "--entity", "Car"], in: folder)
+        #expect(third.status == 0 && third.standardError.contains("(appended: no key)"), "\(third.standardError)")
         #expect(
             try PipelineCommandTests.rows(
                 folder.appendingPathComponent("s.sqlite"),
                 "SELECT Name, Miles_per_Gallon, count(*) FROM Car GROUP BY Name ORDER BY Name")
                 == [
-                    [.text("buick skylark 320"), .integer(15), .integer(2)],
-                    [.text("chevrolet chevelle malibu"), .integer(18), .integer(4)],
+                    [.text("buick skylark 320"), .integer(15), .integer(3)],
+                    [.text("chevrolet chevelle malibu"), .integer(18), .integer(6)],
                 ])
     }
 }

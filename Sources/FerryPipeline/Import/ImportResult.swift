@@ -14,4 +14,7 @@ public struct ImportResult: Sendable, Codable {
     public var inputs: [InputDigest]
     /// Whether the run continued an interrupted one.
     public var resumed: Bool
+    /// Whether the entity has no uniqueness constraint, so that the records were appended as new rows rather than
+    /// matched to stored ones by key.
+    public var appended: Bool? = nil
 }

@@ -194,7 +194,7 @@ public struct Importer: Sendable {
         try await ledger.finish(run: run, status: .succeeded, counts: counts, seconds: seconds)
         return ImportResult(
             run: run, entity: spec.entity, counts: counts, seconds: seconds, rejectsPath: rejectsPath, inputs: inputs,
-            resumed: resumed != nil)
+            resumed: resumed != nil, appended: plan.isKeyless ? true : nil)
     }
 
     /// Defers the indexes of the table `spec` loads when it is empty and the load qualifies (see

@@ -14,12 +14,13 @@ public enum RunReport {
         if counts.deleted > 0 { parts.append("\(counts.deleted.formatted()) deleted") }
         let rate = result.seconds > 0 ? Int(Double(counts.read) / result.seconds) : counts.read
         parts.append(String(format: "%.2f s", result.seconds) + " (\(rate.formatted()) records/s)")
-        return "\(result.entity): " + parts.joined(separator: " · ") + (result.resumed ? " (resumed)" : "")
+        let how = result.appended == true ? " (appended: no key)" : ""
+        return "\(result.entity): " + parts.joined(separator: " · ") + how + (result.resumed ? " (resumed)" : "")
     }
 
     /// A report as one JSON object, keys sorted, pretty-printed, ending with a line break (the same text as
     /// manifests). An import's: `run`, `entity`, `counts` (read, inserted, updated, unchanged, rejected,
-    /// deleted), `seconds`, `rejectsPath`, `inputs` (path, sha256, bytes), `resumed`; a pipeline's: `pipeline`,
+    /// deleted), `seconds`, `rejectsPath`, `inputs` (path, sha256, bytes), `resumed`, `appended` (keyless); a pipeline's: `pipeline`,
     /// `store`, `status`, `seconds`, `steps` (each with its counts and outputs).
     public static func json(_ result: some Encodable) -> String {
         ManifestJSON.text(of: result)

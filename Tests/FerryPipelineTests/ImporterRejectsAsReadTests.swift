@@ -136,7 +136,8 @@ struct ImporterRejectsAsReadTests {
     }
 
     /// A record kept as read shares its string fields' text with its packed row (``RawRecords``): the rejects of a
-    /// chunk whose rows were put in key order still read back each record's own text, quotes, spaces and all.
+    /// chunk whose rows were put in key order still read back each record's own text, quotes, spaces and all (and a
+    /// relationship key of 300 bytes, kept in the records' own buffer).
     @Test func contextRejectsOfRowsReorderedByKeyAreEachTheirOwnRecordAsRead() async throws {
         let fixture = try await ImportFixture()
         let seed = try fixture.file("seed.csv", "sku,category,price,name,quantity\nSKU-0,,1.00,Seed,1\n")
@@ -146,7 +147,7 @@ struct ImporterRejectsAsReadTests {
             sku,category,price,name,quantity
             SKU-9,Nowhere,1.00," Café, ""au lait"" ",5
             SKU-3,,2.00,Tea,NA
-            SKU-5,Elsewhere,3.00,東京,7
+            SKU-5,\(String(repeating: "Elsewhere ", count: 30)),3.00,東京,7
             SKU-1,Nowhere,NA,"",2
 
             """)
@@ -171,7 +172,8 @@ struct ImporterRejectsAsReadTests {
                 ["name", "1", " Café, \"au lait\" "], ["quantity", "1", "5"],
             ],
             [
-                ["sku", "1", "SKU-5"], ["category", "1", "Elsewhere"], ["price", "1", "3.00"], ["name", "1", "東京"],
+                ["sku", "1", "SKU-5"], ["category", "1", String(repeating: "Elsewhere ", count: 30)],
+                ["price", "1", "3.00"], ["name", "1", "東京"],
                 ["quantity", "1", "7"],
             ],
             [

@@ -4,7 +4,8 @@ import FerryTestSupport
 import Foundation
 import Testing
 
-/// `ferry import` options about reading its inputs, through the built binary: `--no-header` and `--blob-root`.
+/// `ferry import` options about reading its inputs, through the built binary: `--no-header`, `--blob-root`, and an
+/// object of records without a model.
 struct ImportCommandInputTests {
     let ferry = BuiltCommand(product: "ferry")
 
@@ -72,5 +73,38 @@ struct ImportCommandInputTests {
         let refused = try JSONDecoder().decode(ImportResult.self, from: Data(confined.standardOutput.utf8))
         let read = try JSONDecoder().decode(ImportResult.self, from: Data(allowed.standardOutput.utf8))
         #expect(refused.counts.rejected == 1 && read.counts.inserted == 1)
+    }
+
+    @Test func anObjectOfRecordsEntersANewStoreWithoutAModelKeyedByItsMemberNamesAndARerunChangesNothing() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(#"{"tea": {"price": 2}, "coffee": {"price": 3}}"#.utf8)
+            .write(to: folder.appendingPathComponent("drinks.json"))
+        let arguments = ["import", "drinks.json", "--store", "s.sqlite", "--entity", "Drink", "--json"]
+
+        let first = try ferry.run(arguments, in: folder)
+        let again = try ferry.run(arguments, in: folder)
+        let named = try ferry.run(arguments + ["--key", "_key"], in: folder)
+        let fresh = try ferry.run(
+            ["import", "drinks.json", "--store", "k.sqlite", "--entity", "Drink", "--key", "key"], in: folder)
+
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(again.status == 0 && named.status == 0, "\(again.standardError) \(named.standardError)")
+        #expect(fresh.status == 0, "\(fresh.standardError)")
+        let inserted = try JSONDecoder().decode(ImportResult.self, from: Data(first.standardOutput.utf8))
+        #expect(inserted.counts.inserted == 2 && inserted.counts.rejected == 0 && inserted.appended == nil)
+        for rerun in [again, named] {
+            let report = try JSONDecoder().decode(ImportResult.self, from: Data(rerun.standardOutput.utf8))
+            #expect(report.counts.read == 2 && report.counts.inserted == 0 && report.counts.updated == 0)
+            #expect(report.counts.rejected == 0)
+        }
+        for store in ["s.sqlite", "k.sqlite"] {
+            #expect(
+                try PipelineCommandTests.rows(
+                    folder.appendingPathComponent(store), "SELECT key, price FROM Drink ORDER BY key")
+                    == [[.text("coffee"), .integer(3)], [.text("tea"), .integer(2)]])
+        }
+        let schema = try ferry.run(["schema", "--store", "s.sqlite"], in: folder)
+        #expect(schema.standardOutput.contains("uniquenessConstraints: [[key]]"), "\(schema.standardOutput)")
     }
 }

@@ -339,8 +339,9 @@ struct PipelineCommandTests {
                 "--entity", "Product",
             ], in: folder)
         #expect(badModel.status == 78)
+        // Without a key the records are appended (keyless data), but a full sync must match them to rows.
         let noKey = try ferry.run(
-            ["import", "SampleData/products.csv", "--store", store, "--entity", "Product"], in: folder)
+            ["import", "SampleData/products.csv", "--store", store, "--entity", "Product", "--full-sync"], in: folder)
         #expect(noKey.status == 78)
         #expect(noKey.standardError.contains("needs --key"))
     }

@@ -134,4 +134,59 @@ struct ImporterRejectsAsReadTests {
         #expect(raggedLines.count == 2 && raggedLines[1].hasPrefix("SKU-4,,,"))
         #expect(try Self.ledgerFields(fixture).last == Self.fieldsJSON([("sku", .string, "SKU-4")]))
     }
+
+    /// A record kept as read shares its string fields' text with its packed row (``RawRecords``): the rejects of a
+    /// chunk whose rows were put in key order still read back each record's own text, quotes, spaces and all (and a
+    /// relationship key of 300 bytes, kept in the records' own buffer).
+    @Test func contextRejectsOfRowsReorderedByKeyAreEachTheirOwnRecordAsRead() async throws {
+        let fixture = try await ImportFixture()
+        let seed = try fixture.file("seed.csv", "sku,category,price,name,quantity\nSKU-0,,1.00,Seed,1\n")
+        let input = try fixture.file(
+            "products.csv",
+            """
+            sku,category,price,name,quantity
+            SKU-9,Nowhere,1.00," Café, ""au lait"" ",5
+            SKU-3,,2.00,Tea,NA
+            SKU-5,\(String(repeating: "Elsewhere ", count: 30)),3.00,東京,7
+            SKU-1,Nowhere,NA,"",2
+
+            """)
+        let mapping = [RelationshipMapping(column: "category", by: "name", createsMissing: false)]
+        _ = try await fixture.importProducts([seed]) {
+            $0.mode = .context
+            $0.relationships = mapping
+        }
+
+        let result = try await fixture.importProducts([input]) {
+            $0.mode = .context
+            $0.relationships = mapping
+            $0.dialect = RecordFormat.csv.defaultDialect
+            $0.dialect?.nullTokens = ["", "NA"]
+        }
+
+        #expect(result.counts.read == 4 && result.counts.inserted == 1 && result.counts.rejected == 3)
+        // Compared as decoded values: the ledger's JSON may escape non-ASCII text differently.
+        let expected: Set<[[String]]> = [
+            [
+                ["sku", "1", "SKU-9"], ["category", "1", "Nowhere"], ["price", "1", "1.00"],
+                ["name", "1", " Café, \"au lait\" "], ["quantity", "1", "5"],
+            ],
+            [
+                ["sku", "1", "SKU-5"], ["category", "1", String(repeating: "Elsewhere ", count: 30)],
+                ["price", "1", "3.00"], ["name", "1", "東京"],
+                ["quantity", "1", "7"],
+            ],
+            [
+                ["sku", "1", "SKU-1"], ["category", "1", "Nowhere"], ["price", "1", "NA"], ["name", "1", ""],
+                ["quantity", "1", "2"],
+            ],
+        ]
+        #expect(try Set(Self.ledgerFields(fixture).map(Self.decoded)) == expected)
+    }
+
+    /// A ledger fields JSON as `[name, kind, text]` strings.
+    static func decoded(_ json: String) -> [[String]] {
+        let entries = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [[Any]] ?? []
+        return entries.map { $0.map { "\($0)" } }
+    }
 }

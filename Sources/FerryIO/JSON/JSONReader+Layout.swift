@@ -11,8 +11,12 @@ extension JSONReader {
         /// kept too, after it).
         case objectMembers(keyField: String)
         /// ``array`` when the first byte (after whitespace and a byte-order mark) is `[`,
-        /// ``objectMembers(keyField:)`` with `keyField` `_key` when it is `{`. NDJSON is never guessed.
+        /// ``objectMembers(keyField:)`` with `keyField` ``memberNameField`` when it is `{`. NDJSON is never guessed.
         case automatic
+
+        /// The field that holds each record's member name when an object of records is read with
+        /// ``automatic``: `_key`.
+        public static let memberNameField = "_key"
     }
 
     /// Where the reader is in its layout's grammar. Each state is a point where the reader may commit, so a
@@ -107,7 +111,7 @@ extension JSONReader {
             resolvedLayout = .array
             state = .firstElement
         case (.objectMembers, JSONBytes.openBrace), (.automatic, JSONBytes.openBrace):
-            if case .automatic = layout { resolvedLayout = .objectMembers(keyField: "_key") }
+            if case .automatic = layout { resolvedLayout = .objectMembers(keyField: Layout.memberNameField) }
             state = .firstMember
         default:
             throw notAnObject(scanner, expecting: expectation)

@@ -111,7 +111,7 @@ public final class JSONReader: RecordReader {
         windowCapacity = max(2 * readBufferSize, 64 * 1024)
         window = .allocate(capacity: windowCapacity)
         nesting = JSONNesting(maxDepth: options.maxDepth)
-        var keyField = "_key"
+        var keyField = Layout.memberNameField
         if case .objectMembers(let name) = layout { keyField = name }
         keyFieldCount = keyField.utf8.count
         keyFieldName = .allocate(capacity: max(keyFieldCount, 1))

@@ -18,8 +18,8 @@ final class ChunkProducer: @unchecked Sendable {
     /// data, so a chunk's buffers are never the chunk size times its largest record (a chunk of one large record
     /// followed by more was reserved as if each were that large).
     private var lastChunkBytes: Int?
-    /// Bytes and fields of the last chunk's records as read, to size the next.
-    private var lastRawSize: (bytes: Int, fields: Int)?
+    /// Bytes of the last chunk's records as read, to size the next.
+    private var lastRawBytes: Int?
     /// The header (CSV) of the input being read, for its chunks.
     private var columnNames: [String]?
     /// The header of the first CSV input, for the rejects file.
@@ -115,7 +115,11 @@ final class ChunkProducer: @unchecked Sendable {
                 if tracksKeys, let key = packer.rawKeyText(of: record) { chunk.seenKeys.append(key) }
             } else {
                 chunk.positions.append(record.position)
-                if packer.keepsRecordAsRead(record) { chunk.raw.append(record) } else { chunk.raw.appendUnkept() }
+                if packer.keepsRecordAsRead(record) {
+                    chunk.raw.append(record, packedIn: chunk.rows, textColumns: packer.textColumnOfField)
+                } else {
+                    chunk.raw.appendUnkept()
+                }
                 if tracksKeys { chunk.seenKeys.append(packer.keyText(ofRow: chunk.rows.count - 1, in: chunk.rows)) }
             }
             if chunk.read >= spec.recordsPerChunk {
@@ -141,10 +145,8 @@ final class ChunkProducer: @unchecked Sendable {
         var raw = RawRecords()
         // Records kept as read take room as they come; a chunk that kept none (the fast path) reserves none. An
         // eighth to spare, so a slightly larger chunk does not double the buffers.
-        let kept = lastRawSize ?? (0, 0)
-        raw.reserveCapacity(
-            records: plan.spec.recordsPerChunk, fields: kept.fields + kept.fields / 8,
-            bytes: kept.bytes + kept.bytes / 8)
+        let kept = lastRawBytes ?? 0
+        raw.reserveCapacity(records: plan.spec.recordsPerChunk, bytes: kept + kept / 8)
         return Chunk(
             rows: rows, positions: positions, raw: raw, columnNames: columnNames, rejects: [], read: 0,
             checkpoint: Checkpoint(input: input, records: consumed), inputPath: path, bytesRead: 0)
@@ -154,7 +156,7 @@ final class ChunkProducer: @unchecked Sendable {
         chunk.checkpoint.records = consumed
         if chunk.rows.count > 0 {
             lastChunkBytes = chunk.rows.bytes.count
-            lastRawSize = (chunk.raw.byteCount, chunk.raw.fieldCount)
+            lastRawBytes = chunk.raw.byteCount
         }
         chunk.bytesRead = reader.bytesRead
         // Sorted in place, and the next chunk's buffers reserved only once this one is taken: the reader never

@@ -43,7 +43,7 @@ extension Chunk {
 
     /// Row `row`'s record as read, as a reject's fields.
     func fieldsJSON(of row: Int) -> String {
-        raw.fieldsJSON(ofRecord: row, columnNames: columnNames)
+        raw.fieldsJSON(ofRecord: row, columnNames: columnNames, rows: rows)
     }
 
     /// Keeps the rows at `order` (indexes of rows), in that order, with their positions and records as read.

@@ -58,8 +58,11 @@ struct ImportPlan: Sendable {
 
     let spec: ImportSpec
     let entity: EntityDescription
-    /// The key attributes (a uniqueness constraint of the entity).
+    /// The key attributes (a uniqueness constraint of the entity); empty when the entity has none (keyless: every
+    /// record is a new row).
     let keys: [String]
+    /// Whether the entity has no uniqueness constraint, so that every record is inserted as a new row.
+    var isKeyless: Bool { keys.isEmpty }
     private(set) var columns: [Column]
     /// Whether a mandatory attribute without a default has no column: a batch insert then refuses every new row.
     let omitsMandatoryAttribute: Bool
@@ -68,10 +71,11 @@ struct ImportPlan: Sendable {
     var keyColumnIndexes: [Int] { keys.compactMap { key in columns.firstIndex { $0.name == key } } }
 
     /// Resolves `spec` against `model`, for inputs whose columns are `inputColumns` (CSV header names; `nil` for
-    /// JSON, whose records name their fields).
+    /// JSON, whose records name their fields). With `storesMemberNames` (see ``MemberNameColumn/isStored(in:input:header:)``)
+    /// and no field mappings, the attribute `key` reads the column `_key`.
     ///
     /// - Throws: ``PipelineError`` `.invalidSpec` naming what does not fit.
-    init(spec: ImportSpec, model: ManagedObjectModel, inputColumns: [String]?) throws {
+    init(spec: ImportSpec, model: ManagedObjectModel, inputColumns: [String]?, storesMemberNames: Bool = false) throws {
         guard let entity = model.entity(named: spec.entity) else {
             throw PipelineError(
                 .invalidSpec,
@@ -93,23 +97,30 @@ struct ImportPlan: Sendable {
         let relationships = model.allRelationships(of: entity.name)
         let constraints = model.ancestry(of: entity.name).flatMap(\.uniquenessConstraints)
         let keys: [String]
-        if spec.keys.isEmpty {
-            guard let first = constraints.first else {
-                throw PipelineError(
-                    .invalidSpec,
-                    "'\(entity.name)' has no uniqueness constraint, so records cannot be matched to rows; add one "
-                        + "to the model (uniquenessConstraints) and name it as the key")
+        // `--key _key` names the attribute the member names are stored as.
+        let specKeys = spec.keys.map(MemberNameColumn.attribute(forColumn:))
+        if specKeys.isEmpty {
+            // An entity without a uniqueness constraint is keyless: its records are appended (or replace its rows).
+            if let first = constraints.first {
+                keys = first
+            } else {
+                guard spec.fullSync == nil else {
+                    throw PipelineError(
+                        .invalidSpec,
+                        "'\(entity.name)' has no uniqueness constraint, so a full sync cannot match records to rows; "
+                            + "add one to the model (uniquenessConstraints) and name it as the key")
+                }
+                keys = []
             }
-            keys = first
         } else {
-            guard constraints.contains(where: { Set($0) == Set(spec.keys) }) else {
+            guard constraints.contains(where: { Set($0) == Set(specKeys) }) else {
                 let known = constraints.map { $0.joined(separator: ",") }.joined(separator: "; ")
                 throw PipelineError(
                     .invalidSpec,
                     "the key \(spec.keys.joined(separator: ",")) is not a uniqueness constraint of \(entity.name)"
                         + (known.isEmpty ? " (it has none)" : " (its constraints: \(known))"))
             }
-            keys = spec.keys
+            keys = specKeys
         }
 
         func attribute(_ name: String, for what: String) throws -> AttributeDescription {
@@ -138,6 +149,12 @@ struct ImportPlan: Sendable {
                 fields = (inputColumns ?? attributes.map(\.name))
                     .filter { settable.contains($0) && !claimed.contains($0) }
                     .map { FieldMapping(column: $0) }
+                if storesMemberNames, settable.contains(MemberNameColumn.attribute),
+                    !claimed.contains(MemberNameColumn.column)
+                {
+                    fields.removeAll { $0.attribute == MemberNameColumn.attribute }
+                    fields.append(FieldMapping(column: MemberNameColumn.column, attribute: MemberNameColumn.attribute))
+                }
             }
         }
         for field in fields {

@@ -17,4 +17,7 @@ public struct ImportResult: Sendable, Codable {
     /// The input columns (CSV, TSV header names) that no attribute or relationship reads: a renamed column shows
     /// here rather than being ignored without a word.
     public var unreadColumns: [String] = []
+    /// Whether the entity has no uniqueness constraint, so that the records were appended as new rows rather than
+    /// matched to stored ones by key.
+    public var appended: Bool? = nil
 }

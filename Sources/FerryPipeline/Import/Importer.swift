@@ -77,9 +77,12 @@ public struct Importer: Sendable {
             try await ledger.record(inputs: digests, of: run)
             return digests
         }
-        let inputColumns = try spec.header(ofInput: resumeAt?.input ?? 0)
-        let plan = try ImportPlan(spec: spec, model: container.model, inputColumns: inputColumns)
-            .withConstants(runID: run, runTime: Date().timeIntervalSince1970)
+        let planned = resumeAt?.input ?? 0
+        let inputColumns = try spec.header(ofInput: planned)
+        let plan = try ImportPlan(
+            spec: spec, model: container.model, inputColumns: inputColumns,
+            storesMemberNames: MemberNameColumn.isStored(in: spec, input: planned, header: inputColumns)
+        ).withConstants(runID: run, runTime: Date().timeIntervalSince1970)
         let unreadColumns = plan.unreadColumns(of: inputColumns ?? [])
         if !unreadColumns.isEmpty {
             let unread = unreadColumns.joined(separator: ", ")
@@ -93,13 +96,14 @@ public struct Importer: Sendable {
             spec.mode == .batch
             ? BatchChunkWriter(store: store, plan: plan, author: author)
             : ContextChunkWriter(
-                container: container, plan: plan, author: author, insertsEveryRecord: deferredTable != nil)
+                container: container, plan: plan, author: author,
+                insertsEveryRecord: deferredTable != nil || plan.isKeyless)
         let channel = ChunkChannel(capacity: 0)
         // Rows go in key order when the writer allows it, except while the table's indexes are deferred (there is
         // no index to walk).
         let producer = ChunkProducer(
             plan: plan, channel: channel, resumeAt: resumeAt,
-            ordersRowsByKey: writer.takesRowsInKeyOrder && deferredTable == nil)
+            ordersRowsByKey: writer.takesRowsInKeyOrder && deferredTable == nil && !plan.isKeyless)
         producer.start()
         var rejectCount = counts.rejected
         var status = RunLedger.Status.failed
@@ -203,7 +207,7 @@ public struct Importer: Sendable {
         }
         return ImportResult(
             run: run, entity: spec.entity, counts: counts, seconds: seconds, rejectsPath: rejectsPath, inputs: inputs,
-            resumed: resumed != nil, unreadColumns: unreadColumns)
+            resumed: resumed != nil, unreadColumns: unreadColumns, appended: plan.isKeyless ? true : nil)
     }
 
     /// Defers the indexes of the table `spec` loads when it is empty and the load qualifies (see
@@ -211,7 +215,7 @@ public struct Importer: Sendable {
     /// relationship is resolved against that same table (a key found there could be a row the build deletes).
     /// Returns the table, or `nil`.
     private func deferIndexes(_ spec: ImportSpec, plan: ImportPlan, run: Int64) async throws -> String? {
-        guard spec.mergePolicy == .mergeByPropertyStoreTrump || spec.mergePolicy == .rollback
+        guard !plan.isKeyless, spec.mergePolicy == .mergeByPropertyStoreTrump || spec.mergePolicy == .rollback
         else { return nil }
         let table = container.model.rootEntity(of: spec.entity)
         for column in plan.columns {

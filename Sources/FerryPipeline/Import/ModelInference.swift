@@ -3,7 +3,13 @@ import FerryIO
 
 /// A model for `ferry import` into a new store without a model file: one entity named as asked, one attribute
 /// per input column named exactly as the header writes it, each typed conservatively from a sample of records
-/// (see ``TypeInference``: `00123` stays text), and the key as its uniqueness constraint.
+/// (see ``TypeInference``: `00123` stays text), and the key as its uniqueness constraint. Without a key the entity
+/// has no uniqueness constraint: its records are kept as they come, each import appending them (or replacing
+/// them all; see ``ImportSpec/replacesRows``).
+///
+/// One exception to the names: the member names of an object-of-records JSON file, which the reader puts in the
+/// column `_key` (a name the store reserves), are stored as the attribute `key`, which is the natural key when no
+/// key is given (see ``MemberNameColumn``).
 ///
 /// The store keeps the model, so later runs use the same types, and a later value that does not fit is rejected
 /// with its reason, never coerced.
@@ -30,18 +36,12 @@ public enum ModelInference {
     /// let model = try ModelInference.model(entity: "Product", keys: spec.keys, spec: spec)
     /// ```
     ///
-    /// - Throws: ``PipelineError`` `.invalidSpec` without keys, with a key that is not a column, or when the input
+    /// - Throws: ``PipelineError`` `.invalidSpec` without keys for a full sync, with a key that is not a column, or when the input
     ///   cannot be sampled (standard input); ``FerryIOError`` for unreadable input (a missing file, a malformed
     ///   spot that ends the input such as an unterminated CSV quote), for a malformed record in a full sync, and
     ///   for a sample of malformed records only: then the first of them, not ``FerryIOError/isRecoverable``, its
     ///   message saying that no model could be inferred.
     public static func model(entity: String, keys: [String], spec: ImportSpec) throws -> ManagedObjectModel {
-        guard !keys.isEmpty else {
-            throw PipelineError(
-                .invalidSpec,
-                "a new store without a model needs --key: the column(s) that identify a record, which become the "
-                    + "entity's uniqueness constraint")
-        }
         guard let path = spec.sources.first, path != "-" else {
             throw PipelineError(
                 .invalidSpec, "a model cannot be inferred from standard input; give --model or import a file first")
@@ -97,16 +97,35 @@ public enum ModelInference {
                     + "the first: " + first.message
             throw first
         }
-        for key in keys where !names.contains(key) {
+        // The member names of an object of records (the column `_key`) are stored as the attribute `key`, the
+        // natural key unless another is given.
+        if names.contains(MemberNameColumn.column) && names.contains(MemberNameColumn.attribute) {
+            throw PipelineError(
+                .invalidSpec,
+                "\(path) has a column '\(MemberNameColumn.column)' and a column '\(MemberNameColumn.attribute)', "
+                    + "and the first is stored as the attribute '\(MemberNameColumn.attribute)'; give --model with "
+                    + "fields that map them")
+        }
+        var keys = keys.map(MemberNameColumn.attribute(forColumn:))
+        if keys.isEmpty && MemberNameColumn.readsMemberNames(reader) { keys = [MemberNameColumn.attribute] }
+        guard !keys.isEmpty || spec.fullSync == nil else {
+            throw PipelineError(
+                .invalidSpec,
+                "a full sync into a new store without a model needs --key: the column(s) that identify a record, "
+                    + "which become the entity's uniqueness constraint")
+        }
+        let attributeNames = names.map(MemberNameColumn.attribute(forColumn:))
+        for key in keys where !attributeNames.contains(key) {
             throw PipelineError(
                 .invalidSpec,
                 "the key '\(key)' is not a column of \(path) (its columns: \(names.joined(separator: ", ")))")
         }
-        let attributes = zip(names, inferences).map { name, inference in
+        let attributes = zip(attributeNames, inferences).map { name, inference in
             AttributeDescription(name: name, type: inference.inferredType, isOptional: !keys.contains(name))
         }
         return ManagedObjectModel(entities: [
-            EntityDescription(name: entity, attributes: attributes, uniquenessConstraints: [keys])
+            EntityDescription(
+                name: entity, attributes: attributes, uniquenessConstraints: keys.isEmpty ? [] : [keys])
         ])
     }
 }

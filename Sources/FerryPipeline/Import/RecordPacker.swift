@@ -21,6 +21,9 @@ struct RecordPacker {
     private let everyRowMayBeRefusedLater: Bool
     /// The number of fields a CSV record needs to give every column a value (0 for JSON).
     private let fieldsNeeded: Int
+    /// For CSV: for each field, the column that stores its text as read (a string attribute's field; -1 for none),
+    /// so that a record kept as read need not copy that text again (see ``RawRecords``). `nil` for JSON.
+    private(set) var textColumnOfField: [Int16]?
 
     /// A packer for records of `inputPath`, whose header (CSV) is `columnNames`.
     ///
@@ -64,6 +67,12 @@ struct RecordPacker {
         }
         fieldIndexes = indexes
         fieldsNeeded = (indexes.compactMap { $0 }.max() ?? -1) + 1
+        var textColumns = [Int16](repeating: -1, count: columnNames.count)
+        for (offset, column) in plan.columns.enumerated() where column.type == .string && offset < Int(Int16.max) {
+            guard case .field = column.source, let index = indexes[offset], textColumns[index] < 0 else { continue }
+            textColumns[index] = Int16(offset)
+        }
+        textColumnOfField = textColumns
     }
 
     /// Whether the row packed from `record` can still be refused once packed, so that the record as read must be

@@ -18,7 +18,8 @@ public enum RunReport {
         parts += linkParts(counts)
         let rate = result.seconds > 0 ? Int(Double(counts.read) / result.seconds) : counts.read
         parts.append(String(format: "%.2f s", result.seconds) + " (\(rate.formatted()) records/s)")
-        var text = "\(result.entity): " + parts.joined(separator: " · ") + (result.resumed ? " (resumed)" : "")
+        let how = result.appended == true ? " (appended: no key)" : ""
+        var text = "\(result.entity): " + parts.joined(separator: " · ") + how + (result.resumed ? " (resumed)" : "")
         if !result.unreadColumns.isEmpty { text += "\nunread columns: " + result.unreadColumns.joined(separator: ", ") }
         return text
     }
@@ -31,7 +32,8 @@ public enum RunReport {
 
     /// A report as one JSON object, keys sorted, pretty-printed, ending with a line break (the same text as
     /// manifests). An import's: `run`, `entity`, `counts` (read, inserted, updated, unchanged, kept,
-    /// rejected, deleted, created, leftEmpty), `unreadColumns`, `seconds`, `rejectsPath`, `inputs` (path, sha256, bytes), `resumed`; a pipeline's: `pipeline`,
+    /// rejected, deleted, created, leftEmpty), `unreadColumns`, `seconds`, `rejectsPath`, `inputs` (path, sha256,
+    /// bytes), `resumed`, `appended` (keyless); a pipeline's: `pipeline`,
     /// `store`, `status`, `seconds`, `steps` (each with its counts and outputs).
     public static func json(_ result: some Encodable) -> String {
         ManifestJSON.text(of: result)

@@ -20,7 +20,9 @@ public enum PipelineValidator {
                 switch step.action {
                 case .importRecords(let spec):
                     let header = try spec.header(ofInput: 0)
-                    let plan = try ImportPlan(spec: spec, model: model, inputColumns: header)
+                    let plan = try ImportPlan(
+                        spec: spec, model: model, inputColumns: header,
+                        storesMemberNames: MemberNameColumn.isStored(in: spec, input: 0, header: header))
                     if let header, let path = spec.sources.first {
                         _ = try RecordPacker(plan: plan, inputPath: path, columnNames: header)
                     }

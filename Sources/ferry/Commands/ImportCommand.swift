@@ -45,7 +45,10 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "A model file (YAML); default: the store's own model, or one inferred for a new store.")
     var model: String?
 
-    @Option(help: "The key attribute(s), comma-separated: a uniqueness constraint (default: the entity's first).")
+    @Option(
+        help: ArgumentHelp(
+            "The key attribute(s), comma-separated: a uniqueness constraint (default: the entity's first; an "
+                + "entity without one has its records appended)."))
     var key: String?
 
     @Option(help: "The input format: csv, tsv, ndjson or json (default: from each file's extension).")

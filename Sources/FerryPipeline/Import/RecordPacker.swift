@@ -21,6 +21,9 @@ struct RecordPacker {
     private let everyRowMayBeRefusedLater: Bool
     /// The number of fields a CSV record needs to give every column a value (0 for JSON).
     private let fieldsNeeded: Int
+    /// The columns a new row cannot go without (mandatory, with no default): a JSON record that lacks one of their
+    /// fields packs, and the insert refuses its row.
+    private let columnsNeedingAField: [Int]
     /// For CSV: for each field, the column that stores its text as read (a string attribute's field; -1 for none),
     /// so that a record kept as read need not copy that text again (see ``RawRecords``). `nil` for JSON.
     private(set) var textColumnOfField: [Int16]?
@@ -42,8 +45,15 @@ struct RecordPacker {
         let resolvesLater = plan.columns.contains {
             if case .relationshipKey = $0.source { return true } else { return false }
         }
-        everyRowMayBeRefusedLater =
-            plan.spec.mode == .context || resolvesLater || plan.omitsMandatoryAttribute || columnNames == nil
+        everyRowMayBeRefusedLater = plan.spec.mode == .context || resolvesLater || plan.omitsMandatoryAttribute
+        columnsNeedingAField = plan.columns.indices.filter { offset in
+            let column = plan.columns[offset]
+            switch column.source {
+            case .constant: return false
+            case .field(_, _, let defaultValue): return column.isMandatory && defaultValue == nil
+            case .relationshipKey, .blobPath: return column.isMandatory
+            }
+        }
         guard let columnNames else {
             fieldIndexes = nil
             fieldsNeeded = 0
@@ -78,10 +88,13 @@ struct RecordPacker {
     /// Whether the row packed from `record` can still be refused once packed, so that the record as read must be
     /// kept to reject it as read: always in context mode (the save validates) or when a relationship key is
     /// resolved after packing; in batch mode otherwise only when the insert may refuse the row as a new row without
-    /// a required value (a field missing from the record, or a required attribute without a column). Keeping no
-    /// copy of the others keeps the fast path's memory as it was.
+    /// a required value (a required attribute without a column, a CSV record too short, or a JSON record without
+    /// the field of a required attribute that has no default). Keeping no copy of the others keeps the fast path's
+    /// memory as it was.
     func keepsRecordAsRead(_ record: Record) -> Bool {
-        everyRowMayBeRefusedLater || record.count < fieldsNeeded
+        if everyRowMayBeRefusedLater { return true }
+        if fieldIndexes != nil { return record.count < fieldsNeeded }
+        return columnsNeedingAField.contains { field($0, of: record) == nil }
     }
 
     /// Appends `record` as one row of `rows`, or returns why it cannot be (leaving `rows` as it was).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FerryIO
+import FerryStore
 import Testing
 
 @testable import ferry
@@ -10,6 +11,23 @@ struct CommandParsingTests {
         let command = try #require(try Ferry.parseAsRoot(["convert", "in.csv", "out.ndjson"]) as? ConvertCommand)
         #expect(try resolveFormat(command.from, path: command.input, option: "--from") == .csv)
         #expect(try resolveFormat(command.to, path: command.output, option: "--to") == .ndjson)
+    }
+
+    @Test func mergePoliciesTakeThePipelineFilesSpellingsToo() throws {
+        for (spelling, policy) in [
+            ("store-trump", MergePolicy.mergeByPropertyStoreTrump), ("storeTrump", .mergeByPropertyStoreTrump),
+            ("object-trump", .mergeByPropertyObjectTrump), ("objectTrump", .mergeByPropertyObjectTrump),
+            ("rollback", .rollback),
+        ] {
+            let command = try #require(
+                try Ferry.parseAsRoot([
+                    "import", "a.csv", "--store", "s.sqlite", "--entity", "E", "--merge-policy", spelling,
+                ]) as? ImportCommand)
+            #expect(command.mergePolicy?.policy == policy, "\(spelling)")
+        }
+        #expect(throws: (any Error).self) {
+            try Ferry.parseAsRoot(["import", "a.csv", "--store", "s.sqlite", "--entity", "E", "--merge-policy", "x"])
+        }
     }
 
     @Test func convertFromStandardInputNeedsExplicitFormats() {

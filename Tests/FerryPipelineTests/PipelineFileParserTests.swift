@@ -1,3 +1,4 @@
+import FerryStore
 import Testing
 
 @testable import FerryPipeline
@@ -52,6 +53,22 @@ struct PipelineFileParserTests {
               - import: { source: products.csv, entity: Product, mode: bacth }
             """)
         #expect(found.map(\.message).contains("expected batch or context, found 'bacth'; did you mean 'batch'?"))
+    }
+
+    @Test func mergePoliciesTakeTheCommandLinesSpellingsToo() throws {
+        for (spelling, policy) in [
+            ("store-trump", MergePolicy.mergeByPropertyStoreTrump), ("storeTrump", .mergeByPropertyStoreTrump),
+            ("object-trump", .mergeByPropertyObjectTrump), ("objectTrump", .mergeByPropertyObjectTrump),
+        ] {
+            let file = try PipelineFileParser.parse(
+                yaml: "store: s.sqlite\nsteps:\n  - import: { source: -, entity: E, mergePolicy: \(spelling) }\n",
+                path: "nightly.yml")
+            guard case .importRecords(let spec)? = file.steps.first?.action else {
+                Issue.record("no import step")
+                continue
+            }
+            #expect(spec.mergePolicy == policy, "\(spelling)")
+        }
     }
 
     @Test func aKeyNothingResemblesListsTheValidKeys() {

@@ -7,10 +7,6 @@ extension PipelineFileParser {
     static let relationshipKeys = ["entity", "by", "column", "onMissing", "createMissing"]
     static let fieldKeys = ["attribute", "dateFormats", "default"]
     static let fullSyncKeys = ["scope", "maxDeleteFraction", "force"]
-    static let policies: [(String, MergePolicy)] = [
-        ("storeTrump", .mergeByPropertyStoreTrump), ("objectTrump", .mergeByPropertyObjectTrump), ("error", .error),
-        ("overwrite", .overwrite), ("rollback", .rollback),
-    ]
 
     /// An import step's spec. Keys: `source` (path, glob or list; `-` for standard input), `format`,
     /// `delimiter`, `header`, `null` (tokens), `lenient`, `flatten`, `entity`, `key`, `fields` (column: attribute,
@@ -80,7 +76,8 @@ extension PipelineFileParser {
             spec.mode = reader.choice(node, keyPath + ".mode", [("batch", .batch), ("context", .context)]) ?? .batch
         }
         if let node = fields["mergePolicy"] {
-            spec.mergePolicy = reader.choice(node, keyPath + ".mergePolicy", Self.policies) ?? spec.mergePolicy
+            spec.mergePolicy =
+                reader.choice(node, keyPath + ".mergePolicy", MergePolicySpelling.choices) ?? spec.mergePolicy
         }
         if let node = fields["chunkSize"] {
             spec.chunkSize = reader.int(node, keyPath + ".chunkSize", minimum: 1)

@@ -91,8 +91,12 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "context (managed objects, validation and callbacks) or batch (direct to the store).")
     var mode: ImportSpec.Mode = .batch
 
-    @Option(help: "error, store-trump (default: a stored row is kept), object-trump, overwrite or rollback.")
-    var mergePolicy: MergePolicyName?
+    @Option(
+        help: """
+            error, store-trump (default: a stored row is kept), object-trump, overwrite or rollback (storeTrump and \
+            objectTrump as in pipeline files also work).
+            """)
+    var mergePolicy: MergePolicyArgument?
 
     @Option(
         help: """
@@ -138,7 +142,7 @@ struct ImportCommand: AsyncParsableCommand {
         if let chunk, chunk < 1 { throw ValidationError("--chunk must be at least 1.") }
         guard cacheMb > 0 else { throw ValidationError("--cache-mb must be at least 1.") }
         if let maxRejects, maxRejects < 0 { throw ValidationError("--max-rejects cannot be negative.") }
-        if mode == .batch && mergePolicy == .overwrite {
+        if mode == .batch && mergePolicy?.policy == .overwrite {
             throw ValidationError(
                 "--merge-policy overwrite works with --mode context only (in batch mode it would delete stored rows "
                     + "that other rows may refer to); use --mode context or --merge-policy object-trump.")
@@ -230,23 +234,16 @@ struct ImportCommand: AsyncParsableCommand {
     }
 }
 
-/// The `--merge-policy` spellings.
-enum MergePolicyName: String, ExpressibleByArgument, CaseIterable {
-    case error
-    case storeTrump = "store-trump"
-    case objectTrump = "object-trump"
-    case overwrite
-    case rollback
+/// A `--merge-policy` value, in any spelling that pipeline files accept (``MergePolicySpelling``).
+struct MergePolicyArgument: ExpressibleByArgument {
+    let policy: MergePolicy
 
-    var policy: MergePolicy {
-        switch self {
-        case .error: .error
-        case .storeTrump: .mergeByPropertyStoreTrump
-        case .objectTrump: .mergeByPropertyObjectTrump
-        case .overwrite: .overwrite
-        case .rollback: .rollback
-        }
+    init?(argument: String) {
+        guard let policy = MergePolicySpelling.policy(named: argument) else { return nil }
+        self.policy = policy
     }
+
+    static var allValueStrings: [String] { MergePolicySpelling.choices.map(\.0) }
 }
 
 extension ImportSpec.Mode: ExpressibleByArgument {}

@@ -167,10 +167,9 @@ public struct Exporter: Sendable {
     /// none when no run has made the ledger.
     static func succeededRuns(in snapshot: ReadSnapshot) throws -> [Int64] {
         guard try snapshot.hasTable("ferry_runs") else { return [] }
-        // A ledger made before runs had kinds holds imports only.
-        let hasKinds = try !snapshot.rows("SELECT 1 FROM pragma_table_info('ferry_runs') WHERE name = 'kind'").isEmpty
-        let imports = hasKinds ? " AND kind = 'import'" : ""
-        return try snapshot.rows("SELECT id FROM ferry_runs WHERE status = 'succeeded'\(imports) ORDER BY id")
-            .compactMap { $0[0].integer }
+        let kind = try RunLedger.kindExpression(in: snapshot)
+        return try snapshot.rows(
+            "SELECT id FROM ferry_runs WHERE status = 'succeeded' AND \(kind) = 'import' ORDER BY id"
+        ).compactMap { $0[0].integer }
     }
 }

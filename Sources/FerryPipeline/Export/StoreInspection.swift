@@ -69,13 +69,9 @@ public struct StoreInspection: Sendable, Hashable, Encodable {
             }
             var runs: [Run] = []
             if try snapshot.hasTable("ferry_runs") {
-                // A ledger made before runs had kinds holds imports only.
-                let hasKinds = try !snapshot.rows(
-                    "SELECT 1 FROM pragma_table_info('ferry_runs') WHERE name = 'kind'"
-                ).isEmpty
                 runs = try snapshot.rows(
                     "SELECT id, pipeline, status, started_at, finished_at, seconds, counts, "
-                        + "\(hasKinds ? "kind" : "'import'") FROM ferry_runs ORDER BY id DESC LIMIT 10"
+                        + "\(try RunLedger.kindExpression(in: snapshot)) FROM ferry_runs ORDER BY id DESC LIMIT 10"
                 ).map { row in
                     Run(
                         id: row[0].integer ?? 0, pipeline: row[1].text ?? "", kind: row[7].text ?? "import",

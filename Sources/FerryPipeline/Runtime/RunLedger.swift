@@ -69,6 +69,15 @@ public struct RunLedger: Sendable {
         }
     }
 
+    /// An SQL expression for a `ferry_runs` row's kind in the ledger `snapshot` reads: the `kind` column, or
+    /// `'import'` in a ledger made before runs had kinds (it holds imports only).
+    ///
+    /// - Throws: ``SQLiteError`` when the ledger cannot be read.
+    static func kindExpression(in snapshot: ReadSnapshot) throws -> String {
+        try snapshot.rows("SELECT 1 FROM pragma_table_info('ferry_runs') WHERE name = 'kind'").isEmpty
+            ? "'import'" : "kind"
+    }
+
     /// Records a new run of `pipeline` with what identifies its inputs now (their size and modification time; their
     /// SHA-256 follows with ``record(inputs:of:)``) and returns its number. A run records this before its first
     /// chunk commits, so a resume can always tell whether the inputs changed.

@@ -26,8 +26,7 @@ extension BatchInserter {
     /// result columns, in order). Prepared on first use; `nil` without a uniqueness constraint the shape gives whole.
     private mutating func changesProbe(for shape: Shape) throws -> (shape: Shape, compared: [String])? {
         if let probe = changesProbes[shape.names] { return probe }
-        let constraints = schema.model.ancestry(of: mapping.entity).flatMap(\.uniquenessConstraints)
-        guard let key = constraints.first(where: { $0.allSatisfy(shape.names.contains) }) else { return nil }
+        guard let key = constraint(givenBy: shape.names) else { return nil }
         let parameters = shape.names.enumerated()
         let matches = parameters.filter { key.contains($0.element) }
             .map { SQL.identifier($0.element) + " = ?\($0.offset + 1)" }
@@ -35,17 +34,10 @@ extension BatchInserter {
         // A row that gives only its key changes nothing; its probe still tells whether the key is stored.
         let results =
             compared.isEmpty ? ["0"] : compared.map { SQL.identifier($0.element) + " IS NOT ?\($0.offset + 1)" }
-        var sql =
+        let sql =
             "SELECT \(results.joined(separator: ", ")) FROM \(SQL.identifier(mapping.table)) "
-            + "WHERE \(matches.joined(separator: " AND "))"
-        if !schema.isSingleEntityTable(mapping.table) {
-            sql +=
-                " AND \(SQL.identifier("_ent")) IN (\(mapping.hierarchyIDs.map(String.init).joined(separator: ", ")))"
-        }
-        let probe = Shape(
-            statement: try connection.prepare(sql + " LIMIT 1"), names: shape.names, types: shape.types,
-            optional: shape.optional, external: shape.external.map { _ in false }, omittedMandatory: [],
-            primaryKeyParameter: nil, historyProperties: shape.historyProperties, keyProbe: nil)
+            + "WHERE \(matches.joined(separator: " AND "))\(hierarchyCondition) LIMIT 1"
+        let probe = try comparisonShape(sql, like: shape)
         let found = (probe, compared.map(\.element))
         changesProbes[shape.names] = found
         return found

@@ -40,8 +40,7 @@ extension BatchInserter {
     /// first use.
     private mutating func keptProbe(for shape: Shape) throws -> KeptProbe? {
         if let probe = keptProbes[shape.names] { return probe }
-        let constraints = schema.model.ancestry(of: mapping.entity).flatMap(\.uniquenessConstraints)
-        guard let key = constraints.first(where: { $0.allSatisfy(shape.names.contains) }) else { return nil }
+        guard let key = constraint(givenBy: shape.names) else { return nil }
         let parameters = shape.names.enumerated()
         // A value that may be in a blob file is stored as the file's reference: it is not compared (its parameter
         // is still named, so every parameter binds).
@@ -50,11 +49,7 @@ extension BatchInserter {
         let differs = compared.map { SQL.identifier($0.element) + " IS NOT ?\($0.offset + 1)" }
         guard !differs.isEmpty else { return nil }
         let table = SQL.identifier(mapping.table)
-        var conditions = key.map { SQL.identifier($0) + " = ?" }.joined(separator: " AND ")
-        if !schema.isSingleEntityTable(mapping.table) {
-            conditions +=
-                " AND \(SQL.identifier("_ent")) IN (\(mapping.hierarchyIDs.map(String.init).joined(separator: ", ")))"
-        }
+        let conditions = key.map { SQL.identifier($0) + " = ?" }.joined(separator: " AND ") + hierarchyCondition
         let comparison =
             "SELECT 1 FROM \(table) WHERE \(SQL.identifier("_pk")) = ?\(shape.names.count + 1) "
             + "AND (\(differs.joined(separator: " OR ")))"
@@ -62,10 +57,7 @@ extension BatchInserter {
         let probe = KeptProbe(
             keyLookup: try connection.prepare("SELECT \(SQL.identifier("_pk")) FROM \(table) WHERE \(conditions)"),
             keyOffsets: key.compactMap { shape.names.firstIndex(of: $0) },
-            comparison: Shape(
-                statement: try connection.prepare(comparison), names: shape.names, types: shape.types,
-                optional: shape.optional, external: shape.external.map { _ in false }, omittedMandatory: [],
-                primaryKeyParameter: nil, historyProperties: shape.historyProperties, keyProbe: nil))
+            comparison: try comparisonShape(comparison, like: shape))
         keptProbes[shape.names] = probe
         return probe
     }

@@ -88,9 +88,7 @@ extension BatchInserter {
     /// Whether a stored row has the key of packed row `row`, by the first uniqueness constraint whose attributes
     /// the row gives (no such constraint: it cannot match a stored row).
     private func isStored(_ rows: PackedRows, row: Int, present: [Int]) throws -> Bool {
-        let given = present.map { rows.columns[$0] }
-        let constraints = schema.model.ancestry(of: mapping.entity).flatMap(\.uniquenessConstraints)
-        guard let constraint = constraints.first(where: { $0.allSatisfy(given.contains) }) else { return false }
+        guard let constraint = constraint(givenBy: present.map { rows.columns[$0] }) else { return false }
         let conditions = constraint.map { SQL.identifier($0) + " IS ?" }.joined(separator: " AND ")
         let ids = mapping.hierarchyIDs.map(String.init).joined(separator: ", ")
         let probe = try connection.cachedStatement(

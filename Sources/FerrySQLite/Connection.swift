@@ -127,10 +127,15 @@ public final class Connection {
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     ///
+    /// Inside a transaction already open on the connection (an enclosing one), `body` runs in a savepoint
+    /// instead: released into the enclosing transaction when it returns, rolled back alone when it throws; what it
+    /// wrote is committed, or not, with the enclosing transaction.
+    ///
     /// - Throws: what `body` throws, or ``SQLiteError`` from BEGIN or COMMIT (then nothing is written).
     public func transaction<Result>(_ kind: TransactionKind = .immediate, _ body: () throws -> Result) throws
         -> Result
     {
+        if isInTransaction { return try savepoint(body) }
         try execute("BEGIN \(kind.rawValue)")
         do {
             let result = try body()
@@ -138,6 +143,21 @@ public final class Connection {
             return result
         } catch {
             if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Runs `body` in a savepoint of the open transaction (see ``transaction(_:_:)``).
+    private func savepoint<Result>(_ body: () throws -> Result) throws -> Result {
+        try execute("SAVEPOINT ferry_nested")
+        do {
+            let result = try body()
+            try execute("RELEASE ferry_nested")
+            return result
+        } catch {
+            // Rolling back to a savepoint keeps it open: released at once, it leaves the enclosing transaction as it
+            // was before `body`.
+            if isInTransaction { try? execute("ROLLBACK TO ferry_nested; RELEASE ferry_nested") }
             throw error
         }
     }

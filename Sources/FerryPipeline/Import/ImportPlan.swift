@@ -122,6 +122,13 @@ struct ImportPlan: Sendable {
             }
             keys = specKeys
         }
+        guard !spec.replacesRows || keys.isEmpty else {
+            throw PipelineError(
+                .invalidSpec,
+                "replace is for an entity without a uniqueness constraint, whose records are appended; "
+                    + "\(entity.name)'s records are matched to its rows by \(keys.joined(separator: ",")): to delete "
+                    + "the rows the input lacks, use fullSync")
+        }
 
         func attribute(_ name: String, for what: String) throws -> AttributeDescription {
             guard let found = attributes.first(where: { $0.name == name }) else {

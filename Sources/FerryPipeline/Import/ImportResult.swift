@@ -20,4 +20,7 @@ public struct ImportResult: Sendable, Codable {
     /// Whether the entity has no uniqueness constraint, so that the records were appended as new rows rather than
     /// matched to stored ones by key.
     public var appended: Bool? = nil
+    /// Whether the records replaced the entity's rows (``ImportSpec/replacesRows``): the rows stored before were
+    /// deleted (``StepCounts/deleted``) in the transaction that wrote the records.
+    public var replaced: Bool? = nil
 }

@@ -86,6 +86,12 @@ public struct ImportSpec: Sendable {
     public var maxRejects: RejectLimit?
     /// Delete the rows not seen in this run, within a scope.
     public var fullSync: FullSync?
+    /// The records replace the entity's rows (`replace: true`, `--replace`): for an entity without a uniqueness
+    /// constraint, whose records are otherwise appended. The rows stored before are deleted (a batch delete: delete
+    /// rules, history and blob files hold) and the records written in one transaction, so readers see the old rows
+    /// until the new ones are all in, and a run that fails or is killed leaves the old rows as they were. Its
+    /// chunks commit with that transaction: a resumed replace starts again from the first record.
+    public var replacesRows = false
 
     /// A spec importing `sources` into `entity` with every default.
     public init(entity: String, sources: [String]) {

@@ -112,7 +112,12 @@ public struct Importer: Sendable {
         // file, which must show what stopped the run.
         var uncommittedRejects: [RejectedRecord] = []
         defer { channel.cancel() }
-        do {
+        // What the run had committed before this process took it on: all a replace that fails leaves in the ledger.
+        let committedBefore = counts
+        // Whether a replace rolled back, its rejects file already written.
+        var rolledBack = false
+        // Commits every chunk the producer reads, each with its checkpoint, counts and rejects.
+        func commitChunks() async throws {
             var next = try await channel.next()
             while let chunk = next {
                 // Only `chunk` holds this chunk from here on, and it lets go of it before the next one is taken.
@@ -167,6 +172,20 @@ public struct Importer: Sendable {
                 progress?(ImportProgress(inputPath: inputPath, bytesRead: bytesRead, counts: counts))
                 if let upcoming { next = try await upcoming.value } else { next = try await channel.next() }
             }
+        }
+        do {
+            if spec.replacesRows {
+                counts.deleted = try await replaceRows(of: spec.entity, author: author, committing: commitChunks) {
+                    // The rejects so far, while the ledger still holds them: the rollback takes them away.
+                    rejectsPath = try? await writeRejects(
+                        spec, ledger: ledger, runs: priorRuns + [run], columns: producer.firstColumnNames,
+                        adding: uncommittedRejects)
+                    rolledBack = true
+                    counts = committedBefore
+                }
+            } else {
+                try await commitChunks()
+            }
             if let table = deferredTable {
                 try await buildIndexes(of: table, deferredBy: run, ledger: ledger, counts: &counts)
             }
@@ -191,9 +210,11 @@ public struct Importer: Sendable {
             let seconds = (ContinuousClock.now - started).seconds
             _ = try? await digests.value
             try? await ledger.finish(run: run, status: status, counts: counts, seconds: seconds)
-            _ = try? await writeRejects(
-                spec, ledger: ledger, runs: priorRuns + [run], columns: producer.firstColumnNames,
-                adding: uncommittedRejects)
+            if !rolledBack {
+                _ = try? await writeRejects(
+                    spec, ledger: ledger, runs: priorRuns + [run], columns: producer.firstColumnNames,
+                    adding: uncommittedRejects)
+            }
             throw error
         }
         let inputs = try await digests.value
@@ -207,7 +228,8 @@ public struct Importer: Sendable {
         }
         return ImportResult(
             run: run, entity: spec.entity, counts: counts, seconds: seconds, rejectsPath: rejectsPath, inputs: inputs,
-            resumed: resumed != nil, unreadColumns: unreadColumns, appended: plan.isKeyless ? true : nil)
+            resumed: resumed != nil, unreadColumns: unreadColumns,
+            appended: plan.isKeyless && !spec.replacesRows ? true : nil, replaced: spec.replacesRows ? true : nil)
     }
 
     /// Defers the indexes of the table `spec` loads when it is empty and the load qualifies (see

@@ -17,6 +17,10 @@ public struct PipelineReport: Sendable, Codable {
         public var resumed: Bool?
         /// An import step's input columns that no attribute or relationship reads (CSV, TSV).
         public var unreadColumns: [String]?
+        /// Whether an import step appended its records (an entity without a uniqueness constraint).
+        public var appended: Bool?
+        /// Whether an import step's records replaced the entity's rows (`replace: true`).
+        public var replaced: Bool?
     }
 
     /// The pipeline file.
@@ -57,7 +61,8 @@ public struct PipelineReport: Sendable, Codable {
             let time = String(format: "%.2f s", step.seconds)
             lines.append(
                 "  \(step.name.padding(toLength: 22, withPad: " ", startingAt: 0)) "
-                    + (what + [time]).joined(separator: " · "))
+                    + (what + [time]).joined(separator: " · ")
+                    + RunReport.keylessNote(appended: step.appended, replaced: step.replaced))
             for output in step.outputs { lines.append("      → \(output)") }
             if let unread = step.unreadColumns {
                 lines.append("      unread columns: " + unread.joined(separator: ", "))

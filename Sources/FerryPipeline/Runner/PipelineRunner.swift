@@ -123,6 +123,7 @@ public struct PipelineRunner: Sendable {
             result.counts = outcome.counts
             result.run = outcome.run
             result.resumed = outcome.resumed
+            (result.appended, result.replaced) = (outcome.appended, outcome.replaced)
             if !outcome.unreadColumns.isEmpty { result.unreadColumns = outcome.unreadColumns }
             if let rejects = outcome.rejectsPath { result.outputs.append(rejects) }
         case .batchUpdate(let update):

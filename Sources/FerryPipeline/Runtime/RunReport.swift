@@ -18,10 +18,16 @@ public enum RunReport {
         parts += linkParts(counts)
         let rate = result.seconds > 0 ? Int(Double(counts.read) / result.seconds) : counts.read
         parts.append(String(format: "%.2f s", result.seconds) + " (\(rate.formatted()) records/s)")
-        let how = result.appended == true ? " (appended: no key)" : ""
-        var text = "\(result.entity): " + parts.joined(separator: " · ") + how + (result.resumed ? " (resumed)" : "")
+        var text =
+            "\(result.entity): " + parts.joined(separator: " · ")
+            + keylessNote(appended: result.appended, replaced: result.replaced) + (result.resumed ? " (resumed)" : "")
         if !result.unreadColumns.isEmpty { text += "\nunread columns: " + result.unreadColumns.joined(separator: ", ") }
         return text
+    }
+
+    /// How a keyless step stored its records, for its line: ` (appended: no key)`, ` (replaced: no key)`, or empty.
+    static func keylessNote(appended: Bool?, replaced: Bool?) -> String {
+        replaced == true ? " (replaced: no key)" : appended == true ? " (appended: no key)" : ""
     }
 
     /// What resolving relationships did, for a step's line: `created 721 Plane`, `12 left empty`.
@@ -33,7 +39,7 @@ public enum RunReport {
     /// A report as one JSON object, keys sorted, pretty-printed, ending with a line break (the same text as
     /// manifests). An import's: `run`, `entity`, `counts` (read, inserted, updated, unchanged, kept,
     /// rejected, deleted, created, leftEmpty), `unreadColumns`, `seconds`, `rejectsPath`, `inputs` (path, sha256,
-    /// bytes), `resumed`, `appended` (keyless); a pipeline's: `pipeline`,
+    /// bytes), `resumed`, `appended` or `replaced` (keyless); a pipeline's: `pipeline`,
     /// `store`, `status`, `seconds`, `steps` (each with its counts and outputs).
     public static func json(_ result: some Encodable) -> String {
         ManifestJSON.text(of: result)

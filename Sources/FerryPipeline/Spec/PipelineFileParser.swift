@@ -14,7 +14,7 @@ public struct PipelineFileParser {
     static let importKeys = [
         "name", "source", "format", "delimiter", "header", "null", "lenient", "flatten", "entity", "key", "fields",
         "relationships", "blobs", "blobRoots", "constants", "trim", "booleans", "dateFormats", "arraySeparator", "mode",
-        "mergePolicy", "chunkSize", "rejects", "maxRejects", "fullSync",
+        "mergePolicy", "chunkSize", "rejects", "maxRejects", "fullSync", "replace",
     ]
     static let batchUpdateKeys = ["name", "entity", "where", "set"]
     static let batchDeleteKeys = ["name", "entity", "where"]

@@ -110,9 +110,13 @@ extension PersistentStore {
     public func execute(_ request: BatchDeleteRequest) async throws -> BatchDeleteResult {
         let schema = self.schema
         let identifier = self.identifier
+        let primaryKeys = self.primaryKeys
+        let table = schema.mapping(for: request.entityName)?.table
         return try await runBatch("batch delete", entity: request.entityName, author: request.transactionAuthor) {
             connection, recorder, _ in
-            try BatchDeleter(connection: connection, schema: schema, storeIdentifier: identifier, history: recorder)
+            // The keys of the rows deleted are not given again by this process (SQLite would reuse the largest).
+            if let table { _ = try primaryKeys.reserve(0, in: table, on: connection) }
+            return try BatchDeleter(connection: connection, schema: schema, storeIdentifier: identifier, history: recorder)
                 .delete(request)
         }
     }

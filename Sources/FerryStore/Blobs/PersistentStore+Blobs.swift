@@ -94,6 +94,9 @@ extension PersistentStore {
     ///
     /// - Throws: ``StoreError`` `.blobFileFailed`; ``SQLiteError``.
     static func releaseBlobs(in folder: BlobFolder, on connection: Connection) throws {
+        // Inside an enclosing transaction a released file may still come back with its rows (a rollback): files go
+        // once it commits (see ``withEnclosingTransaction(_:)``).
+        guard !connection.isInTransaction else { return }
         let probe = try connection.cachedStatement("SELECT 1 FROM ferry_blobs WHERE refs <= 0 LIMIT 1")
         let anyReleased = try probe.step()
         probe.reset()
@@ -112,6 +115,8 @@ extension PersistentStore {
     ///
     /// - Throws: ``StoreError`` `.blobFileFailed` or `.sqlite`.
     static func sweepBlobs(in folder: BlobFolder, on connection: Connection) throws -> BlobSweepReport {
+        // Inside an enclosing transaction, rows it removed may come back: nothing is swept until it ends.
+        guard !connection.isInTransaction else { return BlobSweepReport() }
         do {
             return try connection.transaction(.immediate) {
                 var report = BlobSweepReport()

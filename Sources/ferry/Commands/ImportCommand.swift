@@ -30,6 +30,7 @@ struct ImportCommand: AsyncParsableCommand {
                   --blob photo --rejects rejects.csv
               ferry import updates.ndjson --store catalog.sqlite --entity Product --merge-policy object-trump
               ferry import people.csv --store people.sqlite --entity Person --key id --json
+              ferry import events.ndjson --store events.sqlite --entity Event --replace
             """
     )
 
@@ -48,7 +49,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "The key attribute(s), comma-separated: a uniqueness constraint (default: the entity's first; an "
-                + "entity without one has its records appended)."))
+                + "entity without one has its records appended, or with --replace replacing its rows)."))
     var key: String?
 
     @Option(help: "The input format: csv, tsv, ndjson or json (default: from each file's extension).")
@@ -113,6 +114,12 @@ struct ImportCommand: AsyncParsableCommand {
 
     @Flag(help: "Delete the entity's rows whose key the inputs do not hold (after importing them).")
     var fullSync = false
+
+    @Flag(
+        help: ArgumentHelp(
+            "For an entity without a key: the records replace its rows, all at once (a run that fails or is "
+                + "killed leaves the old rows), instead of being appended."))
+    var replace = false
 
     @Option(help: "With --full-sync: refuse to delete more than this fraction of the rows (0...1).")
     var maxDelete: Double = 0.1
@@ -200,6 +207,7 @@ struct ImportCommand: AsyncParsableCommand {
                 spec.rejectsPath = rejects
                 spec.maxRejects = maxRejects.map { .count($0) }
                 if fullSync { spec.fullSync = FullSync(maxDeleteFraction: maxDelete, force: forceSync) }
+                spec.replacesRows = replace
                 let container = try await StoreOpening.container(
                     storePath: store, modelPath: model, recordsHistory: history, cacheMiB: cacheMb,
                     synchronous: durability.synchronous,

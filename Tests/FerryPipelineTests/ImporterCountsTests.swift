@@ -88,6 +88,34 @@ struct ImporterCountsTests {
         #expect(text.contains("onMissing: create") && text.contains("onMissing: null"))
     }
 
+    /// A destination made for a chunk that is then rolled back (here: a row the insert refuses takes the run past
+    /// its reject limit) goes with it, so no stored row escapes the counts; the resume creates and counts it.
+    @Test(arguments: ImportSpec.Mode.allCases)
+    func aDestinationCreatedForAChunkThatRollsBackIsRolledBackWithIt(mode: ImportSpec.Mode) async throws {
+        let fixture = try await ImportFixture()
+        // The second record lacks `name`, which only the insert (or the save) refuses.
+        let input = try fixture.file(
+            "products.ndjson",
+            #"""
+            {"sku": "SKU-1", "name": "Espresso", "category": "Coffee"}
+            {"sku": "SKU-2", "category": "Coffee"}
+            """# + "\n")
+
+        let error = await #expect(throws: PipelineError.self) {
+            try await fixture.importProducts([input]) { spec in
+                spec.mode = mode
+                spec.maxRejects = .count(0)
+            }
+        }
+        let categories = try fixture.rows("SELECT name FROM Category ORDER BY name")
+        let resumed = try await fixture.importProducts([input], resume: true) { $0.mode = mode }
+
+        #expect(error?.code == .tooManyRejects)
+        #expect(categories == [])
+        #expect(resumed.counts.created == ["Category": 1] && resumed.counts.inserted == 1 && resumed.counts.isBalanced)
+        #expect(try fixture.rows("SELECT name FROM Category") == [[.text("Coffee")]])
+    }
+
     @Test func onMissingNullOnARelationshipThatIsNotOptionalIsAConfigurationError() throws {
         let model = try ModelFile(
             yaml: """

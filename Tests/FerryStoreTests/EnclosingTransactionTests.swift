@@ -85,4 +85,27 @@ struct EnclosingTransactionTests {
 
         #expect(try fixture.rows("SELECT name FROM Album ORDER BY name") == [[.text("x")], [.text("z")]])
     }
+
+    @Test func anEnclosingTransactionInsideAnotherIsRolledBackAloneOrCommitsWithTheOuterOne() async throws {
+        let fixture = try await BlobStorageFixture()
+        let store = fixture.store
+        func album(_ name: String) async throws {
+            _ = try await store.execute(
+                BatchInsertRequest(entityName: "Album", objects: [["name": .string(name)]]), mergePolicy: .error)
+        }
+
+        try await store.withEnclosingTransaction {
+            try await album("outer")
+            await #expect(throws: Failure.self) {
+                try await store.withEnclosingTransaction {
+                    try await album("rolled back")
+                    throw Failure()
+                }
+            }
+            try await store.withEnclosingTransaction { try await album("inner") }
+            #expect(try fixture.rows("SELECT count(*) FROM Album") == [[.integer(0)]])
+        }
+
+        #expect(try fixture.rows("SELECT name FROM Album ORDER BY name") == [[.text("inner")], [.text("outer")]])
+    }
 }

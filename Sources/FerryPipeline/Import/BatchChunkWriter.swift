@@ -3,8 +3,8 @@ import FerryStore
 
 /// Commits each chunk as one direct-to-store batch insert (an upsert under object-trump), with its checkpoint in
 /// the same transaction. Natural keys of relationships are resolved first; destinations the mapping creates are
-/// inserted just before (harmless if the chunk then fails: a re-run finds them). Rows arrive in key order unless the
-/// table's indexes are deferred (``ChunkProducer`` sorts them).
+/// inserted just before, in a transaction enclosing the chunk's, so they commit with it or not at all. Rows arrive
+/// in key order unless the table's indexes are deferred (``ChunkProducer`` sorts them).
 struct BatchChunkWriter: ChunkWriter {
     let store: PersistentStore
     let plan: ImportPlan
@@ -17,6 +17,14 @@ struct BatchChunkWriter: ChunkWriter {
     func commit(
         _ chunk: Chunk, upcoming _: Task<Chunk?, any Error>?,
         companion: @escaping @Sendable (_ outcome: ChunkOutcome) -> TransactionCompanion
+    ) async throws -> ChunkOutcome {
+        guard plan.createsDestinations else { return try await write(chunk, companion: companion) }
+        return try await store.withEnclosingTransaction { try await write(chunk, companion: companion) }
+    }
+
+    /// Resolves the chunk's relationships (creating destinations) and inserts its rows with `companion`.
+    private func write(
+        _ chunk: Chunk, companion: @escaping @Sendable (_ outcome: ChunkOutcome) -> TransactionCompanion
     ) async throws -> ChunkOutcome {
         var chunk = chunk
         let (lateRejects, links) = try await resolveRelationships(&chunk)

@@ -64,6 +64,12 @@ struct ImportPlan: Sendable {
     /// Whether the entity has no uniqueness constraint, so that every record is inserted as a new row.
     var isKeyless: Bool { keys.isEmpty }
     private(set) var columns: [Column]
+    /// Whether a relationship creates the destinations its keys miss (`onMissing: create`).
+    var createsDestinations: Bool {
+        columns.contains { column in
+            if case .relationshipKey(_, let relationship) = column.source { relationship.createsMissing } else { false }
+        }
+    }
     /// Whether a mandatory attribute without a default has no column: a batch insert then refuses every new row.
     let omitsMandatoryAttribute: Bool
 

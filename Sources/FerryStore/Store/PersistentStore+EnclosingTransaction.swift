@@ -11,6 +11,9 @@ extension PersistentStore {
     /// change and history notifications of the requests inside are posted as each request ends, before the commit:
     /// a context that merges them reads the store as it was until then.
     ///
+    /// Inside an enclosing transaction already open, this one is a savepoint of it: rolled back alone when `body`
+    /// throws, committed with the outer one.
+    ///
     /// The store's writer serves every caller: while `body` runs, writes from elsewhere in the process join the
     /// enclosing transaction. A bulk job that holds the store alone uses this to replace an entity's rows at once:
     ///
@@ -25,8 +28,13 @@ extension PersistentStore {
     ///   begin or commit (then nothing `body` wrote is kept).
     public func withEnclosingTransaction<Result>(_ body: () async throws -> Result) async throws -> Result {
         let path = writer.path
+        let nested: Bool
         do {
-            try await writer.run { connection in try connection.execute("BEGIN IMMEDIATE") }
+            nested = try await writer.run { connection in
+                let nested = connection.isInTransaction
+                try connection.execute(nested ? "SAVEPOINT ferry_enclosing" : "BEGIN IMMEDIATE")
+                return nested
+            }
         } catch let error as SQLiteError {
             throw StoreError(.sqlite, "cannot begin the enclosing transaction", path: path, underlying: error)
         }
@@ -35,31 +43,34 @@ extension PersistentStore {
             result = try await body()
             try await writer.run { connection in
                 do {
-                    try connection.execute("COMMIT")
+                    try connection.execute(nested ? "RELEASE ferry_enclosing" : "COMMIT")
                 } catch {
-                    if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+                    if connection.isInTransaction && !nested { try? connection.execute("ROLLBACK") }
                     throw error
                 }
             }
         } catch {
-            await rollBackEnclosingTransaction()
+            await rollBackEnclosingTransaction(nested: nested)
             if let error = error as? SQLiteError {
                 throw StoreError(.sqlite, "committing the enclosing transaction failed", path: path, underlying: error)
             }
             throw error
         }
-        if blobFolder != nil {
+        if blobFolder != nil && !nested {
             try? await writer.run { connection in self.releaseBlobs(on: connection) }
         }
         return result
     }
 
-    /// Rolls back the open enclosing transaction, if any, and removes the blob files written inside it.
-    private func rollBackEnclosingTransaction() async {
+    /// Rolls back the open enclosing transaction (or savepoint, when `nested`), and removes the blob files written
+    /// inside it once no transaction is left open.
+    private func rollBackEnclosingTransaction(nested: Bool) async {
         try? await writer.run { connection in
-            if connection.isInTransaction { try connection.execute("ROLLBACK") }
+            guard connection.isInTransaction else { return }
+            try connection.execute(
+                nested ? "ROLLBACK TO ferry_enclosing; RELEASE ferry_enclosing" : "ROLLBACK")
         }
-        if blobFolder != nil {
+        if blobFolder != nil && !nested {
             do {
                 _ = try await sweepBlobs()
             } catch {

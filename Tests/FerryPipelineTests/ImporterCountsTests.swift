@@ -163,6 +163,27 @@ struct ImporterCountsTests {
         #expect(RunReport.summary(result).contains("unread columns: title, colour"))
     }
 
+    /// JSON records carry their own fields: every record read is looked at, a field repeated in a record or in
+    /// several records is named once, and one past the 64th field of a record counts too.
+    @Test(arguments: ImportSpec.Mode.allCases)
+    func jsonFieldsNoAttributeReadsAreReportedFromEveryRecord(mode: ImportSpec.Mode) async throws {
+        let fixture = try await ImportFixture()
+        let padding = (1...64).map { #""p\#($0)": \#($0)"# }.joined(separator: ", ")
+        let input = try fixture.file(
+            "renamed.ndjson",
+            #"""
+            {"sku": "SKU-1", "name": "Espresso", "price": 24.9}
+            {"sku": "SKU-2", "name": "Sencha", "title": "Sencha", "name": "again"}
+            {"sku": "SKU-3", "name": "Mocha", "colour": "brown", "title": "Mocha"}
+            {\#(padding), "sku": "SKU-4", "name": "Wide", "late": true}
+            """# + "\n")
+
+        let result = try await fixture.importProducts([input]) { $0.mode = mode }
+
+        #expect(result.counts.inserted == 4 && result.counts.isBalanced)
+        #expect(result.unreadColumns == ["title", "colour"] + (1...64).map { "p\($0)" } + ["late"])
+    }
+
     static let flightsModel = """
         entities:
           Plane:
@@ -237,5 +258,45 @@ struct ImporterHistoryTests {
         #expect(last.author?.contains("day2") == true)
         #expect(last.changes.map(\.kind) == [.update])
         #expect(last.changes.first?.updatedProperties == ["price"])
+    }
+
+    /// With several uniqueness constraints, the stored row is found by any of them: history names what changed, a
+    /// key attribute included when the row was met by the other key.
+    @Test(arguments: ImportSpec.Mode.allCases)
+    func anUpdateOfAnEntityWithSeveralKeysRecordsOnlyTheAttributesThatChanged(mode: ImportSpec.Mode) async throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var description = PersistentStoreDescription(path: folder.appendingPathComponent("h.sqlite").path)
+        description.recordsHistory = true
+        let model = try ModelFile(
+            yaml: """
+                entities:
+                  Item:
+                    attributes:
+                      sku: { type: string, optional: false }
+                      barcode: { type: string, optional: false }
+                      price: double
+                      quantity: integer32
+                    uniquenessConstraints: [[sku], [barcode]]
+                """
+        ).model
+        let container = PersistentContainer(name: "items", model: model, storeDescription: description)
+        try await container.loadPersistentStores()
+        let day1 = folder.appendingPathComponent("day1.csv")
+        let day2 = folder.appendingPathComponent("day2.csv")
+        try Data("sku,barcode,price,quantity\nS-1,B-1,2.5,10\nS-2,B-2,4.0,20\n".utf8).write(to: day1)
+        try Data("sku,barcode,price,quantity\nS-1,B-1,2.75,10\nS-2,B-9,4.0,20\n".utf8).write(to: day2)
+        for (path, name) in [(day1.path, "day1"), (day2.path, "day2")] {
+            var spec = ImportSpec(entity: "Item", sources: [path])
+            spec.keys = ["sku"]
+            spec.mode = mode
+            spec.mergePolicy = .mergeByPropertyObjectTrump
+            _ = try await Importer(container: container).run(spec, name: name)
+        }
+
+        let last = try #require(try await container.persistentStore.fetchHistory(after: nil).last)
+        #expect(last.author?.contains("day2") == true)
+        #expect(last.changes.map(\.kind) == [.update, .update])
+        #expect(last.changes.map(\.updatedProperties).sorted { $0.count < $1.count } == [["price"], ["barcode"]])
     }
 }

@@ -43,9 +43,14 @@ public struct Record {
 
     /// The first field whose name is `name` (JSON records), or `nil`.
     public func field(named name: String) -> Field? {
+        index(ofFieldNamed: name).map { self[$0] }
+    }
+
+    /// The index of the first field whose name is `name` (JSON records), or `nil`.
+    public func index(ofFieldNamed name: String) -> Int? {
         var name = name
         return name.withUTF8 { wanted in
-            for index in 0..<count where self[index].nameEquals(wanted) { return self[index] }
+            for index in 0..<count where self[index].nameEquals(wanted) { return index }
             return nil
         }
     }

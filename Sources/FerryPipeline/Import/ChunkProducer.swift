@@ -24,6 +24,8 @@ final class ChunkProducer: @unchecked Sendable {
     private var columnNames: [String]?
     /// The header of the first CSV input, for the rejects file.
     private(set) var firstColumnNames: [String]?
+    /// The fields of JSON records that no column reads (read once the producer has finished).
+    private(set) var unreadFields: UnreadFieldNames
 
     /// A producer of `plan`'s inputs, from `resumeAt` (records of that input already committed are skipped).
     ///
@@ -35,6 +37,7 @@ final class ChunkProducer: @unchecked Sendable {
         self.channel = channel
         self.resumeAt = resumeAt
         self.ordersRowsByKey = ordersRowsByKey
+        unreadFields = UnreadFieldNames(readNames: plan.readNames)
     }
 
     /// Starts reading on a new thread.
@@ -109,12 +112,14 @@ final class ChunkProducer: @unchecked Sendable {
                 packer = try RecordPacker(plan: plan, inputPath: path, columnNames: names)
             }
             guard let packer else { break }
-            if let reason = packer.pack(record, into: &chunk.rows) {
+            var readFields: UInt64 = 0
+            if let reason = packer.pack(record, into: &chunk.rows, readFields: &readFields) {
                 chunk.rejects.append(
                     RejectedRecord(record: record, file: path, reason: reason, columnNames: columnNames))
                 if tracksKeys, let key = packer.rawKeyText(of: record) { chunk.seenKeys.append(key) }
             } else {
                 chunk.positions.append(record.position)
+                if packer.readsFieldsByName { unreadFields.note(record, readFields: readFields) }
                 if packer.keepsRecordAsRead(record) {
                     chunk.raw.append(record, packedIn: chunk.rows, textColumns: packer.textColumnOfField)
                 } else {

@@ -266,15 +266,19 @@ struct ImportPlan: Sendable {
         }
     }
 
-    /// The columns of `names` (an input's header) that no column of the plan reads, in their order.
-    func unreadColumns(of names: [String]) -> [String] {
-        var read: Set<String> = []
-        for column in columns {
+    /// The input columns (or JSON fields) the plan's columns read; constants read none.
+    var readNames: [String] {
+        columns.compactMap { column in
             switch column.source {
-            case .field(let name, _, _), .relationshipKey(let name, _), .blobPath(let name): read.insert(name)
-            case .constant: break
+            case .field(let name, _, _), .relationshipKey(let name, _), .blobPath(let name): name
+            case .constant: nil
             }
         }
+    }
+
+    /// The columns of `names` (an input's header) that no column of the plan reads, in their order.
+    func unreadColumns(of names: [String]) -> [String] {
+        let read = Set(readNames)
         return names.filter { !read.contains($0) }
     }
 

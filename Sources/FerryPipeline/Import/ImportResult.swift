@@ -14,8 +14,8 @@ public struct ImportResult: Sendable, Codable {
     public var inputs: [InputDigest]
     /// Whether the run continued an interrupted one.
     public var resumed: Bool
-    /// The input columns (CSV, TSV header names) that no attribute or relationship reads: a renamed column shows
-    /// here rather than being ignored without a word.
+    /// The input columns (CSV, TSV header names; JSON field names, from every record read) that no attribute or
+    /// relationship reads: a renamed column shows here rather than being ignored without a word.
     public var unreadColumns: [String] = []
     /// Whether the entity has no uniqueness constraint, so that the records were appended as new rows rather than
     /// matched to stored ones by key.

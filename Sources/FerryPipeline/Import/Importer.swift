@@ -83,13 +83,8 @@ public struct Importer: Sendable {
             spec: spec, model: container.model, inputColumns: inputColumns,
             storesMemberNames: MemberNameColumn.isStored(in: spec, input: planned, header: inputColumns)
         ).withConstants(runID: run, runTime: Date().timeIntervalSince1970)
-        let unreadColumns = plan.unreadColumns(of: inputColumns ?? [])
-        if !unreadColumns.isEmpty {
-            let unread = unreadColumns.joined(separator: ", ")
-            logger.warning(
-                "\(name): no attribute reads the input columns \(unread) (map them under fields, or check for a renamed column)"
-            )
-        }
+        var unreadColumns = plan.unreadColumns(of: inputColumns ?? [])
+        warnUnread(unreadColumns, of: name)
         let author = "ferry import \(name) #\(run)"
         let deferredTable = try await deferIndexes(spec, plan: plan, run: run)
         let writer: any ChunkWriter =
@@ -217,6 +212,10 @@ public struct Importer: Sendable {
             }
             throw error
         }
+        // A JSON input's fields are known once its records are read.
+        let unreadFields = producer.unreadFields.names.filter { !unreadColumns.contains($0) }
+        warnUnread(unreadFields, of: name)
+        unreadColumns += unreadFields
         let inputs = try await digests.value
         let seconds = (ContinuousClock.now - started).seconds
         try await ledger.finish(run: run, status: .succeeded, counts: counts, seconds: seconds)
@@ -230,6 +229,14 @@ public struct Importer: Sendable {
             run: run, entity: spec.entity, counts: counts, seconds: seconds, rejectsPath: rejectsPath, inputs: inputs,
             resumed: resumed != nil, unreadColumns: unreadColumns,
             appended: plan.isKeyless && !spec.replacesRows ? true : nil, replaced: spec.replacesRows ? true : nil)
+    }
+
+    /// Warns that no attribute reads the input columns (or JSON fields) `unread` of step `name`, if there are any.
+    private func warnUnread(_ unread: [String], of name: String) {
+        guard !unread.isEmpty else { return }
+        logger.warning(
+            "\(name): no attribute reads the input columns \(unread.joined(separator: ", ")) (map them under fields, or check for a renamed column)"
+        )
     }
 
     /// Defers the indexes of the table `spec` loads when it is empty and the load qualifies (see

@@ -94,13 +94,16 @@ struct RecordPacker {
     func keepsRecordAsRead(_ record: Record) -> Bool {
         if everyRowMayBeRefusedLater { return true }
         if fieldIndexes != nil { return record.count < fieldsNeeded }
-        return columnsNeedingAField.contains { field($0, of: record) == nil }
+        var ignored: UInt64 = 0
+        return columnsNeedingAField.contains { field($0, of: record, readFields: &ignored) == nil }
     }
 
-    /// Appends `record` as one row of `rows`, or returns why it cannot be (leaving `rows` as it was).
-    func pack(_ record: Record, into rows: inout PackedRows) -> String? {
+    /// Appends `record` as one row of `rows`, or returns why it cannot be (leaving `rows` as it was). For a JSON
+    /// record, `readFields` gets the bit of each field (among the first 64) that a column read: what
+    /// ``UnreadFieldNames`` needs to tell, at the cost of a bit, whether the record has a field nothing reads.
+    func pack(_ record: Record, into rows: inout PackedRows, readFields: inout UInt64) -> String? {
         for (offset, column) in plan.columns.enumerated() {
-            if let reason = append(column, at: offset, of: record, to: &rows) {
+            if let reason = append(column, at: offset, of: record, to: &rows, readFields: &readFields) {
                 rows.discardOpenRow()
                 return reason
             }
@@ -127,30 +130,37 @@ struct RecordPacker {
     /// missing. A refused record's row must survive a full sync.
     func rawKeyText(of record: Record) -> String? {
         var parts: [String] = []
+        var ignored: UInt64 = 0
         for column in plan.keyColumnIndexes {
-            guard let field = field(column, of: record), !field.isNull else { return nil }
+            guard let field = field(column, of: record, readFields: &ignored), !field.isNull else { return nil }
             parts.append(field.withTrimmedBytes { String(decoding: $0, as: UTF8.self) })
         }
         return parts.joined(separator: "\u{1F}")
     }
 
-    private func field(_ offset: Int, of record: Record) -> Field? {
+    /// Whether fields are found by name in each record (JSON), rather than by the header's index (CSV).
+    var readsFieldsByName: Bool { fieldIndexes == nil }
+
+    /// The field column `offset` reads from `record`; a JSON field found by name sets its bit in `readFields`.
+    private func field(_ offset: Int, of record: Record, readFields: inout UInt64) -> Field? {
         if let fieldIndexes {
             guard let index = fieldIndexes[offset], index < record.count else { return nil }
             return record[index]
         }
-        guard let name = sourceNames[offset] else { return nil }
-        return record.field(named: name)
+        guard let name = sourceNames[offset], let index = record.index(ofFieldNamed: name) else { return nil }
+        if index < UInt64.bitWidth { readFields |= 1 << UInt64(index) }
+        return record[index]
     }
 
-    private func append(_ column: ImportPlan.Column, at offset: Int, of record: Record, to rows: inout PackedRows)
-        -> String?
-    {
+    private func append(
+        _ column: ImportPlan.Column, at offset: Int, of record: Record, to rows: inout PackedRows,
+        readFields: inout UInt64
+    ) -> String? {
         if case .constant(let value) = column.source {
             rows.append(value, as: column.type)
             return nil
         }
-        guard let field = field(offset, of: record) else {
+        guard let field = field(offset, of: record, readFields: &readFields) else {
             // A key missing from a JSON record (or a short CSV row) gives no value: a new row takes the default,
             // a stored one keeps its value.
             rows.appendAbsent()

@@ -6,7 +6,9 @@ extension BatchInserter {
     /// upsert writes the row: history then names the attributes that changed, not every attribute the row gives.
     ///
     /// One probe by key (`SELECT "a" IS NOT ?1, "b" IS NOT ?2, … WHERE <key> = …`) on the index page the upsert
-    /// walks next; a shape whose rows do not give their uniqueness constraint whole is not probed (`nil`).
+    /// walks next; a shape whose rows do not give a uniqueness constraint whole is not probed (`nil`). With several
+    /// constraints given, the probe finds the stored row by any of them; when two stored rows each hold one of the
+    /// row's keys, which one the upsert meets is SQLite's choice, and history lists every given attribute (`nil`).
     mutating func changedProperties(
         _ rows: PackedRows, row: Int, present: [Int], shape: Shape, storage: [PackedStorage]
     ) throws -> String? {
@@ -19,6 +21,7 @@ extension BatchInserter {
         for (column, name) in probe.compared.enumerated() where statement.int64(at: column) != 0 {
             changed.append(name)
         }
+        guard try !statement.step() else { return nil }
         return HistoryRecorder.propertyList(changed)
     }
 
@@ -26,17 +29,21 @@ extension BatchInserter {
     /// result columns, in order). Prepared on first use; `nil` without a uniqueness constraint the shape gives whole.
     private mutating func changesProbe(for shape: Shape) throws -> (shape: Shape, compared: [String])? {
         if let probe = changesProbes[shape.names] { return probe }
-        guard let key = constraint(givenBy: shape.names) else { return nil }
+        let keys = constraints(givenBy: shape.names)
+        guard !keys.isEmpty else { return nil }
         let parameters = shape.names.enumerated()
-        let matches = parameters.filter { key.contains($0.element) }
-            .map { SQL.identifier($0.element) + " = ?\($0.offset + 1)" }
-        let compared = parameters.filter { !key.contains($0.element) }
+        let matches = keys.map { key in
+            parameters.filter { key.contains($0.element) }
+                .map { SQL.identifier($0.element) + " = ?\($0.offset + 1)" }.joined(separator: " AND ")
+        }
+        // The key the row is matched by holds the row's values; with several, any given attribute may differ.
+        let compared = parameters.filter { keys.count > 1 || !keys[0].contains($0.element) }
         // A row that gives only its key changes nothing; its probe still tells whether the key is stored.
         let results =
             compared.isEmpty ? ["0"] : compared.map { SQL.identifier($0.element) + " IS NOT ?\($0.offset + 1)" }
         let sql =
             "SELECT \(results.joined(separator: ", ")) FROM \(SQL.identifier(mapping.table)) "
-            + "WHERE \(matches.joined(separator: " AND "))\(hierarchyCondition) LIMIT 1"
+            + "WHERE ((\(matches.joined(separator: ") OR (")))) \(hierarchyCondition) LIMIT 2"
         let probe = try comparisonShape(sql, like: shape)
         let found = (probe, compared.map(\.element))
         changesProbes[shape.names] = found

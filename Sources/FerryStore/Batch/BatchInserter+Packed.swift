@@ -46,7 +46,7 @@ extension BatchInserter {
     mutating func write(packed rows: PackedRows, row: Int, present: [Int], shape: Shape, storage: [PackedStorage])
         throws
     {
-        if history != nil && action == .update && shape.keyProbe != nil {
+        if history != nil && action == .update {
             pendingHistoryProperties = try changedProperties(
                 rows, row: row, present: present, shape: shape, storage: storage)
         }

@@ -7,8 +7,14 @@ extension BatchInserter {
     /// The first uniqueness constraint that applies to the entity (inherited ones first) whose attributes `names`
     /// all give; `nil` when a row giving `names` cannot be matched to a stored row.
     func constraint(givenBy names: [String]) -> [String]? {
+        constraints(givenBy: names).first
+    }
+
+    /// Every uniqueness constraint that applies to the entity (inherited ones first) whose attributes `names` all
+    /// give: the keys by which a row giving `names` can meet a stored row.
+    func constraints(givenBy names: [String]) -> [[String]] {
         schema.model.ancestry(of: mapping.entity).flatMap(\.uniquenessConstraints)
-            .first { $0.allSatisfy(names.contains) }
+            .filter { $0.allSatisfy(names.contains) }
     }
 
     /// ` AND "_ent" IN (…)`: a query of the entity's table kept to the entity's hierarchy, or nothing when the table

@@ -66,7 +66,7 @@ let package = Package(
         ),
         .target(
             name: "FerryTestSupport",
-            dependencies: ["FerryIO"],
+            dependencies: ["FerryIO", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
 

@@ -103,30 +103,3 @@ struct WALCheckpointerTests {
         #expect(!log.entries.contains { $0.level >= .warning }, "\(log.entries)")
     }
 }
-
-/// What a logger was given, kept for a test to read.
-final class CapturedLog: Sendable {
-    struct Entry: Sendable {
-        var level: Logger.Level
-        var message: String
-    }
-
-    private let kept = Mutex<[Entry]>([])
-    var entries: [Entry] { kept.withLock { $0 } }
-
-    /// Hands every message, at any level, to `log`.
-    struct Handler: LogHandler {
-        let log: CapturedLog
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            log.kept.withLock { $0.append(Entry(level: event.level, message: "\(event.message)")) }
-        }
-    }
-}

@@ -112,7 +112,7 @@ public final class PersistentStore: Sendable {
             try PersistentStore.prepareBlobs(on: connection, schema: schema, logger: logger)
             return metadata
         }
-        for warning in warnings { logger.warning("\(warning)") }
+        for warning in ModelWarningLog.takeUnlogged(warnings) { logger.warning("\(warning)") }
         return PersistentStore(
             description: description, schema: schema, metadata: metadata, modelWarnings: warnings, writer: writer,
             checkpointer: checkpointer, logger: logger)

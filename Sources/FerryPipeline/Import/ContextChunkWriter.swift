@@ -36,7 +36,7 @@ import Synchronization
 /// whatever keys it shares with the one saving. The index build that ends the load then deletes each row whose key
 /// repeats an earlier record's, the first kept, as store-trump keeps the stored object; the importer counts those
 /// records unchanged. Such a record is validated as the new object it was, as a Core Data save validates an
-/// inserted object before it resolves its uniqueness conflict (REFERENCE.md §1.2): an invalid one is rejected
+/// inserted object before it resolves its uniqueness conflict: an invalid one is rejected
 /// rather than counted unchanged, wherever the chunks split. Each commit then writes the chunk's new table pages
 /// and no index pages: a 1M-row context import in 20,000-record chunks took 10.4 s instead of 15.6 s.
 struct ContextChunkWriter: ChunkWriter {

@@ -24,8 +24,11 @@ public struct PackedRows: Sendable {
         /// No value given: a new row takes the attribute's default, an updated row keeps its stored value (a key
         /// missing from a JSON record).
         case absent
+        /// NULL.
         case null
+        /// An integer, or a boolean as 0 or 1.
         case integer(Int64)
+        /// A double, a float, or a date as seconds since 1970.
         case real(Double)
         /// UTF-8 bytes at `offset..<offset+count` of the byte buffer.
         case text(offset: Int, count: Int)

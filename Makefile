@@ -7,7 +7,7 @@ SYSTEM_PKGS  := libsqlite3-dev libcsv-dev libssl-dev
 DEMO_OUT     := out/demo
 FERRY        := .build/debug/ferry
 
-.PHONY: all build demo test deps bench clean
+.PHONY: all build demo test deps bench docs clean
 
 all: build
 
@@ -46,6 +46,12 @@ demo: build
 ## bench: Ferry side by side with the C reference (see Tests/Benchmarks/README.md).
 bench: deps
 	bash Tests/Benchmarks/compare.sh
+
+## docs: the DocC catalogs of the four libraries, into .build/plugins/Swift-DocC/outputs/.
+docs: deps
+	@for t in FerrySQLite FerryStore FerryIO FerryPipeline; do \
+	  $(SWIFT) package generate-documentation --target $$t || exit 1; \
+	done
 
 clean:
 	rm -rf .build $(DEMO_OUT)

@@ -57,8 +57,11 @@ public final class Connection {
     /// Opens (or creates) the database at `path`; `:memory:` opens a private in-memory database.
     ///
     /// - Parameters:
+    ///   - path: the database file, or `:memory:`.
+    ///   - mode: read-write (the file is created when missing) or read-only.
     ///   - busyTimeout: how long a statement waits for another connection's lock before failing with
     ///     `SQLITE_BUSY`.
+    ///   - logger: where the open is logged (debug) and, with `FERRY_SQL_DEBUG=1`, each statement (info).
     /// - Throws: ``SQLiteError`` when the file cannot be opened or is not a database.
     public init(
         path: String, mode: Mode = .readWrite, busyTimeout: Duration = .seconds(5),

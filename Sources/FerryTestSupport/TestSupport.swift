@@ -12,7 +12,7 @@ public enum TestSupport {
     /// `../shared` beside the package: the conformance corpora and the benchmark data generator.
     public static let sharedFolder: URL = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
 
-    /// A folder under `shared/conformance/`.
+    /// A folder of the conformance corpora (`conformance` in that folder).
     public static func conformance(_ name: String) -> URL {
         sharedFolder.appendingPathComponent("conformance").appendingPathComponent(name)
     }

@@ -33,8 +33,8 @@ struct Ferry: AsyncParsableCommand {
     /// glibc's malloc gives each thread that contends for the heap an arena of its own, up to eight per core, and
     /// memory freed into one arena serves only that arena. An import allocates its chunks on the reader thread and
     /// frees them on the writer's, and a context's objects are made and released on whichever thread runs its
-    /// queue: with an arena per thread, freed memory piles up beside the live memory (a context-mode import of 1M
-    /// rows peaked at 248 MiB instead of 150 MiB; the times did not change). One arena keeps it reusable.
+    /// queue: with an arena per thread, freed memory piles up beside the live memory (figures in
+    /// Tests/Benchmarks/README.md). One arena keeps it reusable.
     static func main() async {
         _ = ferry_malloc_limit_arenas(1)
         do {

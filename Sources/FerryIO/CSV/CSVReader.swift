@@ -66,7 +66,10 @@ public final class CSVReader: RecordReader {
 
     /// Opens `path` (`-` for standard input) and reads the header when the dialect has one.
     ///
-    /// - Parameter readBufferSize: bytes read from the input at a time.
+    /// - Parameters:
+    ///   - path: the file to read, or `-` for standard input.
+    ///   - dialect: the delimiter, quote, header and null tokens.
+    ///   - readBufferSize: bytes read from the input at a time.
     /// - Throws: ``FerryIOError`` when the file cannot be opened or its header is malformed.
     public convenience init(path: String, dialect: CSVDialect = .csv, readBufferSize: Int = 256 * 1024) throws {
         try self.init(input: InputFile(path: path), dialect: dialect, readBufferSize: readBufferSize)

@@ -45,7 +45,10 @@ public final class CSVWriter: RecordWriter {
     /// Creates a writer for `path` (`-` for standard output).
     ///
     /// - Parameters:
+    ///   - path: the file to write, or `-` for standard output.
     ///   - dialect: supplies the delimiter, the quote and whether a header line is written.
+    ///   - quoting: which fields are quoted.
+    ///   - lineEnding: what ends each record.
     /// - Throws: ``FerryIOError`` when the output cannot be created.
     public convenience init(
         path: String, dialect: CSVDialect = .csv, quoting: Quoting = .minimal, lineEnding: LineEnding = .lf

@@ -15,7 +15,10 @@ public struct RecordCopier {
 
     /// Creates a copier between an opened reader and writer.
     ///
-    /// - Parameter columns: the output's columns; `nil` takes them from the input as described above.
+    /// - Parameters:
+    ///   - reader: where the records come from.
+    ///   - writer: where they go.
+    ///   - columns: the output's columns; `nil` takes them from the input as described above.
     public init(from reader: any RecordReader, to writer: any RecordWriter, columns: [String]? = nil) {
         self.reader = reader
         self.writer = writer

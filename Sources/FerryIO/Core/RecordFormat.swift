@@ -35,6 +35,7 @@ public enum RecordFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     /// Opens a streaming reader for `path` (`-` for standard input).
     ///
     /// - Parameters:
+    ///   - path: the file to read, or `-` for standard input.
     ///   - dialect: the CSV dialect; `nil` uses ``defaultDialect``. Ignored for JSON formats.
     ///   - jsonOptions: options for JSON formats.
     /// - Throws: ``FerryIOError`` when the file cannot be opened or its start is malformed.
@@ -53,7 +54,9 @@ public enum RecordFormat: String, Sendable, CaseIterable, CustomStringConvertibl
 
     /// Opens a streaming writer for `path` (`-` for standard output).
     ///
-    /// - Parameter dialect: the CSV dialect; `nil` uses ``defaultDialect``. Ignored for JSON formats.
+    /// - Parameters:
+    ///   - path: the file to write, or `-` for standard output.
+    ///   - dialect: the CSV dialect; `nil` uses ``defaultDialect``. Ignored for JSON formats.
     /// - Throws: ``FerryIOError`` when the output cannot be created.
     public func openWriter(path: String, dialect: CSVDialect? = nil) throws -> any RecordWriter {
         try openWriter(path: path, dialect: dialect, observer: nil)

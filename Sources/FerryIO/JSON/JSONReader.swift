@@ -84,7 +84,9 @@ public final class JSONReader: RecordReader {
     /// Opens `path` (`-` for standard input).
     ///
     /// - Parameters:
+    ///   - path: the file to read, or `-` for standard input.
     ///   - layout: how records sit in the file; `.automatic` looks at the first byte.
+    ///   - options: nesting, flattening and size limits.
     ///   - readBufferSize: bytes read from the input at a time.
     /// - Throws: ``FerryIOError`` when the file cannot be opened.
     public convenience init(

@@ -8,7 +8,7 @@
 ///
 /// Bytes go to a temporary file beside the destination; ``commit()`` flushes, syncs and renames it into
 /// place, so a reader never sees half a file. An output dropped without ``commit()`` removes its temporary
-/// file; one a killed process left is removed by the next output to the same path (see ``TemporarySibling``). The
+/// file; one a killed process left is removed by the next output to the same path (see `TemporarySibling`). The
 /// path `-` writes straight to standard output.
 public final class OutputFile {
     /// The destination path as given; `-` means standard output.
@@ -42,7 +42,9 @@ public final class OutputFile {
 
     /// Opens an output for `path`; `-` writes to standard output.
     ///
-    /// - Parameter bufferSize: bytes gathered before each `write(2)`.
+    /// - Parameters:
+    ///   - path: the destination, or `-` for standard output.
+    ///   - bufferSize: bytes gathered before each `write(2)`.
     /// - Throws: ``FerryIOError`` when the temporary file cannot be created.
     public init(path: String, bufferSize: Int = 256 * 1024) throws {
         self.path = path

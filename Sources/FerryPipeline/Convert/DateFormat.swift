@@ -8,7 +8,7 @@
 /// ```
 public enum DateFormat: Sendable, Hashable, Codable, CustomStringConvertible {
     /// ISO-8601 / RFC 3339: `2026-01-05`, `2026-01-05T09:00`, `2026-01-05T09:00:00.250+01:00`, `2026-01-05 09:00Z`.
-    /// Our rule: no zone means UTC. See ``ISO8601Parser``.
+    /// Our rule: no zone means UTC. See `ISO8601Parser`.
     case iso8601
     /// Seconds since 1970-01-01T00:00:00Z, as a decimal number (`1767603600`, `1767603600.25`, `-86400`).
     case epochSeconds

@@ -4,14 +4,14 @@ public import FerryStore
 /// Turns one column's fields into the stored form of one attribute: built once per import for each mapped column,
 /// then called for every record.
 ///
-/// Batch mode appends each field to ``PackedRows`` with ``append(_:to:)``, without allocating on success; context
-/// mode gets an ``AttributeValue`` from ``value(of:)``. Both read a field the same way:
+/// Batch mode appends each field to `PackedRows` with ``append(_:to:)``, without allocating on success; context
+/// mode gets an `AttributeValue` from ``value(of:)``. Both read a field the same way:
 ///
 /// - A null field is null. After trimming, an empty field is null for every type but string (Our rule).
 /// - Integers: an optional sign and digits only (`+12`, `-7`, `007`), within the attribute's range. No `1.0`, no
 ///   `1e3`, and a JSON number such as `2.0` is refused too (Our rule: never silently coerce).
 /// - Doubles and floats: a decimal number (`-12.5`, `.5`, `1.5e3`); no `nan`, `inf` or hexadecimal.
-/// - Decimals: the same syntax, stored as exact canonical text (``DecimalText``), at most 38 significant digits.
+/// - Decimals: the same syntax, stored as exact canonical text (`DecimalText`), at most 38 significant digits.
 /// - Booleans: the options' tokens, ignoring ASCII case, and JSON `true`/`false`.
 /// - Dates: the options' formats, in order (``DateFormat``), stored as seconds since 1970.
 /// - UUIDs: 8-4-4-4-12 hexadecimal digits in either case, stored lower-case.
@@ -58,6 +58,7 @@ public struct FieldConverter: Sendable {
     /// A converter for attributes of `type`.
     ///
     /// - Parameters:
+    ///   - type: the attribute type values are converted to.
     ///   - integerRange: for integer types, the values accepted; `nil` means all the type can hold. It is clamped
     ///     to the type's range.
     ///   - options: trimming, tokens, date formats, array separator.

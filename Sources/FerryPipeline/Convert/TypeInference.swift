@@ -6,14 +6,14 @@ public import FerryStore
 ///
 /// Conservative, so that importing as the inferred type never changes what a value says:
 ///
-/// - ``AttributeType/integer64`` when every value is `-?digits` without leading zeros (`0` alone is fine; `00123`,
+/// - `AttributeType.integer64` when every value is `-?digits` without leading zeros (`0` alone is fine; `00123`,
 ///   `+5` and `-0` stay strings, as do integers past Int64).
-/// - ``AttributeType/double`` when every value is such an integer or `-?digits.digits` with the same rule before
+/// - `AttributeType.double` when every value is such an integer or `-?digits.digits` with the same rule before
 ///   the point (`0.5`, `-12.25`; not `.5`, `5.`, `01.5`, `-0` or `1e3`), with at most 15 significant digits so
 ///   that a double holds it as written. JSON numbers may also use an exponent.
-/// - ``AttributeType/boolean`` only for `true` and `false`, in any case (not `yes`, `1`…), and JSON booleans.
-/// - ``AttributeType/date`` only when every value is ISO-8601 with at least a full date (`2026-01-05`).
-/// - ``AttributeType/string`` otherwise, including when there are no non-empty values at all.
+/// - `AttributeType.boolean` only for `true` and `false`, in any case (not `yes`, `1`…), and JSON booleans.
+/// - `AttributeType.date` only when every value is ISO-8601 with at least a full date (`2026-01-05`).
+/// - `AttributeType.string` otherwise, including when there are no non-empty values at all.
 ///
 /// Values are not trimmed: ` 12` is a string. Null and empty values are skipped and reported by
 /// ``hasEmptyValues`` (the attribute should then be optional).
@@ -43,7 +43,7 @@ public struct TypeInference: Sendable, Hashable {
     /// An inference that has seen no value.
     public init() {}
 
-    /// The type every non-empty value so far fits, most specific first; ``AttributeType/string`` when none.
+    /// The type every non-empty value so far fits, most specific first; `AttributeType.string` when none.
     public var inferredType: AttributeType {
         guard valueCount > 0 else { return .string }
         if candidates.contains(.integer) { return .integer64 }

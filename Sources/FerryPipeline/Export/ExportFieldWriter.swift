@@ -7,7 +7,7 @@ import Foundation
 /// through without a copy, numbers and dates are formatted into a scratch buffer the writer owns, and binary
 /// values are Base64-encoded into a buffer reused from row to row.
 ///
-/// Values by attribute type (REFERENCE.md's stored encodings in, export text out):
+/// Values by attribute type (stored encodings in, export text out):
 /// - strings, UUIDs, URIs: their text; integers: digits (a JSON number); doubles and floats: Swift's shortest
 ///   round-trip text (`0.1`, `1e+16`), non-finite ones `nan`/`inf` in CSV and `null` in JSON;
 /// - decimals: their exact stored text (a JSON number, so no digit is lost); booleans: `true`/`false`;

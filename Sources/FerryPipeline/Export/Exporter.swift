@@ -45,10 +45,10 @@ public struct Exporter: Sendable {
     /// ``ExportSpec/fetchBatchSize`` rows (on the export's own queue; the snapshot stays the same meanwhile).
     ///
     /// The output appears only once complete; an incremental export's token moves on only after that.
-    /// - Throws: ``FetchPredicateError`` for a predicate that does not parse or fit the model (with its column),
-    ///   ``FetchRequestError`` for an unknown entity, field or sort key, ``PipelineError`` `.invalidExport`,
-    ///   ``StoreError`` (`.historyNotRecorded` for `sinceLast` on a store without history, `.sqlite`…),
-    ///   ``FerryIOError`` when writing fails.
+    /// - Throws: `FetchPredicateError` for a predicate that does not parse or fit the model (with its column),
+    ///   `FetchRequestError` for an unknown entity, field or sort key, ``PipelineError`` `.invalidExport`,
+    ///   `StoreError` (`.historyNotRecorded` for `sinceLast` on a store without history, `.sqlite`…),
+    ///   `FerryIOError` when writing fails.
     @discardableResult
     public func export(
         _ spec: ExportSpec, progress: (@Sendable (_ rows: Int) -> Void)? = nil

@@ -61,7 +61,7 @@ public struct StoreInspection: Sendable, Hashable, Encodable {
 
     /// Reads the inspection of `store` from one snapshot.
     ///
-    /// - Throws: ``StoreError`` when reading fails.
+    /// - Throws: `StoreError` when reading fails.
     public static func read(_ store: PersistentStore, path: String) async throws -> StoreInspection {
         let (entities, runs, history) = try await store.withReadSnapshot { snapshot in
             let entities = try snapshot.schema.model.entities.map { entity in

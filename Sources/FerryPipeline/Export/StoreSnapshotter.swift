@@ -37,11 +37,14 @@ public struct StoreSnapshotter: Sendable {
     /// space leaves only that hidden folder, which the next snapshot to the same place removes. `folder` must not
     /// exist yet or be empty. The copy's counts, history token and runs in the manifest are read from the copy
     /// itself, so they describe exactly what it holds.
-    /// - Parameter replacing: when `true`, a snapshot already in `folder` is replaced (the new one is complete
-    ///   before the old one goes; a kill between the two renames leaves no snapshot at `folder`, never part of
-    ///   one). When `false`, a snapshot is never overwritten.
+    ///
+    /// - Parameters:
+    ///   - folder: the snapshot's folder.
+    ///   - replacing: when `true`, a snapshot already in `folder` is replaced (the new one is complete
+    ///     before the old one goes; a kill between the two renames leaves no snapshot at `folder`, never part of
+    ///     one). When `false`, a snapshot is never overwritten.
     /// - Throws: ``PipelineError`` `.outputExists` when `folder` already holds a snapshot (and `replacing` is
-    ///   false) or anything else, `.invalidExport` for an in-memory store; ``StoreError`` when copying or reading
+    ///   false) or anything else, `.invalidExport` for an in-memory store; `StoreError` when copying or reading
     ///   fails (`.fileNotFound` when a blob file the copy refers to is missing).
     public func snapshot(into folder: String, replacing: Bool = false) async throws -> SnapshotManifest {
         guard case .file(let storePath) = store.description.location else {

@@ -27,8 +27,7 @@ import Synchronization
 /// The same condition lets the reader hand each chunk's rows over in key order (``takesRowsInKeyOrder``): the
 /// context then inserts its objects in key order, so the save walks the uniqueness index once, from one end to the
 /// other. In record order it dirtied the index's pages at random: SQLite spills dirty pages beyond its cache to the
-/// log before the commit, and a spilled page dirtied again is written again (a 1M-row import wrote 2.7 GB to the
-/// log; key order took it from 17.2 s to 13.3 s).
+/// log before the commit, and a spilled page dirtied again is written again, many times over on a large import.
 ///
 /// A first load whose table's indexes the importer deferred (``insertsEveryRecord``, see
 /// ``PersistentStore/deferIndexes(ofEntity:owner:)``) inserts every record as a new object: no fetch by key (the
@@ -36,9 +35,9 @@ import Synchronization
 /// whatever keys it shares with the one saving. The index build that ends the load then deletes each row whose key
 /// repeats an earlier record's, the first kept, as store-trump keeps the stored object; the importer counts those
 /// records unchanged. Such a record is validated as the new object it was, as a Core Data save validates an
-/// inserted object before it resolves its uniqueness conflict (REFERENCE.md §1.2): an invalid one is rejected
+/// inserted object before it resolves its uniqueness conflict: an invalid one is rejected
 /// rather than counted unchanged, wherever the chunks split. Each commit then writes the chunk's new table pages
-/// and no index pages: a 1M-row context import in 20,000-record chunks took 10.4 s instead of 15.6 s.
+/// and no index pages, which makes a first load in context mode much faster (Tests/Benchmarks/README.md).
 struct ContextChunkWriter: ChunkWriter {
     let container: PersistentContainer
     let plan: ImportPlan

@@ -68,11 +68,10 @@ public struct ImportSpec: Sendable {
     /// 50,000 records per transaction in batch mode, 10,000 in context mode. With keys in any order, a commit
     /// rewrites most of a uniqueness index's pages into the WAL, so fewer, larger commits are much faster; a chunk
     /// stays in memory while it commits (and the reader fills the next), so larger ones cost memory. A batch chunk
-    /// is packed rows, about 450 bytes a record on the 1M-row benchmark (about 90 MB peak); a context chunk is
-    /// managed objects, several times more, and two of them are in hand at once: on the 1M-row benchmark, 20,000
-    /// took 140 MB and 10,000 takes 95 MB. A first load, whose indexes are built at the end, writes no index pages
-    /// at its commits and takes the same time with either; a load into a table holding rows takes 1.2 times as
-    /// long with 10,000 as with 20,000 (`--chunk` sets it).
+    /// is packed rows, a few hundred bytes a record; a context chunk is managed objects, several times more, and two
+    /// of them are in hand at once, hence its smaller default. A first load, whose indexes are built at the end,
+    /// writes no index pages at its commits and takes the same time with either size; a load into a table holding
+    /// rows is slower with smaller chunks (`--chunk` sets it; figures in Tests/Benchmarks/README.md).
     public static func defaultChunkSize(for mode: Mode) -> Int {
         switch mode {
         case .batch: 50_000

@@ -19,8 +19,8 @@ public import Logging
 /// and `resume: true` continues after the last of them.
 ///
 /// An import into an empty table under store-trump or rollback, in either mode, loads it with its indexes deferred
-/// and builds them once the last chunk is in (see ``PersistentStore/deferIndexes(ofEntity:owner:)``; in context
-/// mode, ``ContextChunkWriter/insertsEveryRecord``); a run that ends before the build leaves it to the next run on
+/// and builds them once the last chunk is in (see `PersistentStore/deferIndexes(ofEntity:owner:)`; in context
+/// mode, `ContextChunkWriter/insertsEveryRecord`); a run that ends before the build leaves it to the next run on
 /// the store, which does it first. The caller holds the store's lock (``StoreLock``): two runs at once would build
 /// each other's indexes.
 public struct Importer: Sendable {
@@ -37,11 +37,13 @@ public struct Importer: Sendable {
     /// Runs `spec` as the step `name` (the ledger's pipeline name).
     ///
     /// - Parameters:
+    ///   - spec: the import step.
+    ///   - name: the step's name in the ledger.
     ///   - resume: continue the latest unfinished run of `name` after its last committed chunk.
     ///   - stop: checked between chunks; once raised, the run ends with nothing partial committed.
     ///   - progress: called after each committed chunk.
     /// - Throws: ``PipelineError`` (`.invalidSpec`, `.tooManyRejects`, `.conflict`, `.cannotResume`,
-    ///   `.interrupted`), ``FerryIOError`` for unreadable or malformed input, ``StoreError``.
+    ///   `.interrupted`), `FerryIOError` for unreadable or malformed input, `StoreError`.
     public func run(
         _ spec: ImportSpec, name: String, resume: Bool = false, stop: StopSignal? = nil,
         progress: (@Sendable (ImportProgress) -> Void)? = nil

@@ -5,17 +5,17 @@ import FerryIO
 /// per input column named exactly as the header writes it, each typed conservatively from a sample of records
 /// (see ``TypeInference``: `00123` stays text), and the key as its uniqueness constraint. Without a key the entity
 /// has no uniqueness constraint: its records are kept as they come, each import appending them (or replacing
-/// them all; see ``ImportSpec/replacesRows``).
+/// them all; see `ImportSpec/replacesRows`).
 ///
 /// One exception to the names: the member names of an object-of-records JSON file, which the reader puts in the
 /// column `_key` (a name the store reserves), are stored as the attribute `key`, which is the natural key when no
-/// key is given (see ``MemberNameColumn``).
+/// key is given (see `MemberNameColumn`).
 ///
 /// The store keeps the model, so later runs use the same types, and a later value that does not fit is rejected
 /// with its reason, never coerced.
 ///
 /// A malformed record among the sampled ones (a CSV record of the wrong width, an NDJSON line that is not one
-/// well-formed JSON object: a ``FerryIOError/isRecoverable`` error, after which the reader reads on) is skipped as
+/// well-formed JSON object: a `FerryIOError/isRecoverable` error, after which the reader reads on) is skipped as
 /// the import skips it: it adds no column, types nothing and does not count toward the sample, and the import that
 /// follows rejects it with its reason.
 public enum ModelInference {
@@ -37,9 +37,9 @@ public enum ModelInference {
     /// ```
     ///
     /// - Throws: ``PipelineError`` `.invalidSpec` without keys for a full sync, with a key that is not a column, or when the input
-    ///   cannot be sampled (standard input); ``FerryIOError`` for unreadable input (a missing file, a malformed
+    ///   cannot be sampled (standard input); `FerryIOError` for unreadable input (a missing file, a malformed
     ///   spot that ends the input such as an unterminated CSV quote), for a malformed record in a full sync, and
-    ///   for a sample of malformed records only: then the first of them, not ``FerryIOError/isRecoverable``, its
+    ///   for a sample of malformed records only: then the first of them, not `FerryIOError/isRecoverable`, its
     ///   message saying that no model could be inferred.
     public static func model(entity: String, keys: [String], spec: ImportSpec) throws -> ManagedObjectModel {
         guard let path = spec.sources.first, path != "-" else {

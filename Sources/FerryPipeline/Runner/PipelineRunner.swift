@@ -25,7 +25,7 @@ public struct PipelineRunner: Sendable {
     /// Runs every step; `resume` continues each import step's unfinished run (finished steps run again and
     /// change nothing).
     ///
-    /// - Throws: the first step's failure (``PipelineError``, ``StoreError``, ``FerryIOError``…), after the steps
+    /// - Throws: the first step's failure (``PipelineError``, `StoreError`, `FerryIOError`…), after the steps
     ///   before it committed; `report` in the error's ``PipelineRunError`` says what ran.
     public func run(
         resume: Bool = false, stop: StopSignal? = nil, progress: (@Sendable (ImportProgress) -> Void)? = nil

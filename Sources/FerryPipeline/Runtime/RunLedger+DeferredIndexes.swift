@@ -34,7 +34,7 @@ extension RunLedger {
     /// run's counts. Whoever holds the store's lock calls this before writing: until then the tables lack their
     /// uniqueness indexes.
     ///
-    /// - Throws: ``StoreError`` when SQLite fails.
+    /// - Throws: `StoreError` when SQLite fails.
     public func finishDeferredIndexes(logger: Logger) async throws {
         for deferred in try await store.deferredIndexes() {
             let run = Self.run(owningIndexes: deferred.owner)

@@ -16,7 +16,7 @@ extension RunLedger {
     /// and incremental work still find it), with their rejects and seen keys; then the rejects of runs started
     /// before `rejectsBefore`. Both are optional; the deletions are one transaction.
     ///
-    /// - Throws: ``StoreError`` when SQLite fails.
+    /// - Throws: `StoreError` when SQLite fails.
     public func prune(keepingRuns: Int?, rejectsBefore: Date?) async throws -> PruneResult {
         let cutoff = rejectsBefore.map { Self.timestamp($0) }
         return try await Self.write(store, "pruning the run ledger") { connection in

@@ -7,7 +7,7 @@ import Foundation
 /// time and SHA-256, counts, timings, status and checkpoint) and `ferry_rejects` (each rejected record with its
 /// reason and position).
 ///
-/// A chunk's checkpoint, counts and rejects are written by ``checkpointCompanion(_:)`` in the chunk's own
+/// A chunk's checkpoint, counts and rejects are written by `checkpointCompanion(_:)` in the chunk's own
 /// transaction, so the ledger never disagrees with the rows: after a crash, the last checkpoint is exactly the
 /// last committed chunk.
 public struct RunLedger: Sendable {
@@ -38,7 +38,7 @@ public struct RunLedger: Sendable {
 
     /// The ledger of `store`, creating its tables if needed.
     ///
-    /// - Throws: ``StoreError`` when SQLite fails.
+    /// - Throws: `StoreError` when SQLite fails.
     public init(store: PersistentStore) async throws {
         self.store = store
         try await Self.write(store, "creating the run ledger") { connection in
@@ -82,7 +82,7 @@ public struct RunLedger: Sendable {
     /// SHA-256 follows with ``record(inputs:of:)``) and returns its number. A run records this before its first
     /// chunk commits, so a resume can always tell whether the inputs changed.
     ///
-    /// - Throws: ``StoreError`` when SQLite fails.
+    /// - Throws: `StoreError` when SQLite fails.
     public func start(
         pipeline: String, inputs: [InputDigest] = [], resuming previous: Int64? = nil, kind: String = "import"
     ) async throws -> Int64 {
@@ -107,7 +107,7 @@ public struct RunLedger: Sendable {
     /// pipeline's run row while its import steps start theirs); a dead process whose ID this one reuses leaves its
     /// row to the next run of another process.
     ///
-    /// - Throws: ``StoreError`` when SQLite fails.
+    /// - Throws: `StoreError` when SQLite fails.
     @discardableResult
     public func markEndedRunsKilled() async throws -> [Int64] {
         let pid = Int64(getpid())
@@ -122,7 +122,7 @@ public struct RunLedger: Sendable {
     /// The latest run of `pipeline` that did not finish (running or killed when its process died, failed or
     /// interrupted), which `--resume` continues; `nil` when the latest run succeeded or there is none.
     ///
-    /// - Throws: ``StoreError`` when SQLite fails.
+    /// - Throws: `StoreError` when SQLite fails.
     public func resumableRun(of pipeline: String) async throws -> Run? {
         guard let latest = try await runs(pipeline: pipeline, limit: 1).first, latest.status != .succeeded else {
             return nil
@@ -132,7 +132,7 @@ public struct RunLedger: Sendable {
 
     /// Runs, newest first, of `pipeline` (or of every pipeline).
     ///
-    /// - Throws: ``StoreError`` when SQLite fails.
+    /// - Throws: `StoreError` when SQLite fails.
     public func runs(pipeline: String? = nil, limit: Int = 20) async throws -> [Run] {
         try await Self.write(store, "reading the run ledger") { connection in
             let select = try connection.prepare(
@@ -189,7 +189,7 @@ public struct RunLedger: Sendable {
 
     /// Records how the run ended.
     ///
-    /// - Throws: ``StoreError`` when SQLite fails.
+    /// - Throws: `StoreError` when SQLite fails.
     public func finish(run: Int64, status: Status, counts: StepCounts, seconds: Double) async throws {
         let countsJSON = Self.json(counts)
         let now = Self.timestamp()
@@ -203,7 +203,7 @@ public struct RunLedger: Sendable {
 
     /// Records the inputs of `run` again, now with their SHA-256 (computed while it runs).
     ///
-    /// - Throws: ``StoreError`` when SQLite fails.
+    /// - Throws: `StoreError` when SQLite fails.
     public func record(inputs: [InputDigest], of run: Int64) async throws {
         let inputsJSON = Self.json(inputs)
         try await Self.write(store, "recording the inputs") { connection in
@@ -215,7 +215,7 @@ public struct RunLedger: Sendable {
 
     /// Drops the keys `runs` recorded for a full sync, once it is done.
     ///
-    /// - Throws: ``StoreError`` when SQLite fails.
+    /// - Throws: `StoreError` when SQLite fails.
     public func forgetSeenKeys(ofRuns runs: [Int64]) async throws {
         try await Self.write(store, "clearing a full sync's keys") { connection in
             let delete = try connection.prepare("DELETE FROM ferry_seen WHERE run = ?")
@@ -228,7 +228,7 @@ public struct RunLedger: Sendable {
 
     /// The rejects of `runs`, in order.
     ///
-    /// - Throws: ``StoreError`` when SQLite fails.
+    /// - Throws: `StoreError` when SQLite fails.
     public func rejects(ofRuns runs: [Int64]) async throws -> [RejectedRecord] {
         try await Self.write(store, "reading rejects") { connection in
             let select = try connection.prepare(

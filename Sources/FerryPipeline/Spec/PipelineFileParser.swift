@@ -7,7 +7,7 @@ import Yams
 ///
 /// Top level: `store` (required), `model`, `history` (true/false), `steps` (a list; each item has exactly one of
 /// `import`, `batchUpdate`, `batchDelete`, `export`, `snapshot`). Relative paths are relative to the pipeline
-/// file's folder. The keys of each step are listed in ``importKeys`` and the other `…Keys`.
+/// file's folder. The keys of each step are listed in `importKeys` and the other `…Keys`.
 public struct PipelineFileParser {
     static let topKeys = ["store", "model", "history", "steps"]
     static let stepKinds = ["import", "batchUpdate", "batchDelete", "export", "snapshot"]

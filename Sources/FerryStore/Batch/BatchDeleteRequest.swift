@@ -1,5 +1,5 @@
 /// Objects to delete straight from the store in one transaction, without managed objects, validation or callbacks
-/// (Core Data's `NSBatchDeleteRequest`, REFERENCE.md §3.3): those a fetch request matches, or a list of object IDs.
+/// (Core Data's `NSBatchDeleteRequest`): those a fetch request matches, or a list of object IDs.
 ///
 /// ```swift
 /// var stale = FetchRequest(entityName: "Order")

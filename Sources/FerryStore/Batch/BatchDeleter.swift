@@ -1,7 +1,7 @@
 import FerrySQLite
 
 /// Runs one ``BatchDeleteRequest`` on the writer connection, inside a transaction the caller opens, applying the
-/// model's delete rules in SQL (REFERENCE.md §3.3 and §10):
+/// model's delete rules in SQL:
 ///
 /// 1. The rows the request names go into a temporary table, ``pending`` (`tbl`, `pk`, `ent`, `direct`).
 /// 2. **Cascade**, until nothing new is found: the objects each pending row's cascade relationships hold join the

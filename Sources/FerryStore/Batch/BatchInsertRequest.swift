@@ -1,7 +1,7 @@
 package import FerrySQLite
 
 /// Rows to insert into one entity's table in a single SQL transaction, without managed objects, validation rules
-/// or callbacks (Core Data's `NSBatchInsertRequest`, REFERENCE.md §3.1).
+/// or callbacks (Core Data's `NSBatchInsertRequest`).
 ///
 /// Three sources of rows:
 ///
@@ -44,7 +44,7 @@ public struct BatchInsertRequest: Sendable {
         case objects([[String: AttributeValue?]])
         /// A handler called repeatedly with an empty dictionary to fill for one row. Returning `false` keeps the
         /// row and asks for another; returning `true` means "stop" and **discards the row filled in that call**
-        /// (REFERENCE.md §3.1, "Our rule"). The handler runs on the store's writer queue, inside the transaction.
+        /// (Core Data leaves this open). The handler runs on the store's writer queue, inside the transaction.
         case dictionaryHandler(@Sendable (inout [String: AttributeValue?]) -> Bool)
         /// Positional rows: `rows[i][j]` is the value of attribute `columns[j]`. Every row must have
         /// `columns.count` values. A nil value stores NULL.

@@ -165,7 +165,7 @@ extension BatchInserter {
     /// The stored, settable attribute `name` of the entity.
     ///
     /// - Throws: ``StoreError`` `.invalidBatchRequest` when `name` is unknown, a relationship (batch inserts set
-    ///   attributes only, REFERENCE.md §3.1), transient or derived.
+    ///   attributes only, as in Core Data), transient or derived.
     func attribute(named name: String) throws -> AttributeDescription {
         let entity = mapping.entity
         if let attribute = mapping.attributes.first(where: { $0.name == name }) {

@@ -57,8 +57,8 @@ struct BatchInserter {
     let collectsObjectIDs: Bool
     /// Records the rows inserted or updated, when the store records history.
     var history: HistoryRecorder?
-    /// Writes the files of large values of attributes that allow external storage (REFERENCE.md §3.1, "Our rule":
-    /// the same decision as a save); `nil` when no value can go to a file.
+    /// Writes the files of large values of attributes that allow external storage (the same
+    /// decision as a save); `nil` when no value can go to a file.
     var blobs: BlobWriter?
     /// The first key the inserter chose, when it chooses keys: the new rows are then exactly the keys from here to
     /// ``nextPrimaryKey``, which history records in one statement.
@@ -199,7 +199,7 @@ struct BatchInserter {
             var row: [String: AttributeValue?] = [:]
             while true {
                 row.removeAll(keepingCapacity: true)
-                // `true` means "stop": the row filled in this call is discarded (REFERENCE.md §3.1, "Our rule").
+                // `true` means "stop": the row filled in this call is discarded (Core Data leaves this open).
                 if handler(&row) { break }
                 try insert(row)
             }

@@ -1,5 +1,5 @@
 /// New values for some attributes of every object of an entity that a predicate matches, written in one SQL
-/// UPDATE without managed objects, validation or callbacks (Core Data's `NSBatchUpdateRequest`, REFERENCE.md §3.2).
+/// UPDATE without managed objects, validation or callbacks (Core Data's `NSBatchUpdateRequest`).
 ///
 /// ```swift
 /// var request = BatchUpdateRequest(entityName: "Product")

@@ -1,8 +1,8 @@
-/// How a write resolves a collision with data already in the store (Core Data's `NSMergePolicyType`,
-/// REFERENCE.md §1.1).
+/// How a write resolves a collision with data already in the store (Core Data's `NSMergePolicyType`;
+/// see <doc:CoreDataSemantics>).
 ///
 /// Context saves use every case (see ``ManagedObjectContext/save()``). Batch inserts use a policy only for
-/// uniqueness-constraint collisions (REFERENCE.md §1.6); see ``PersistentStore/execute(_:mergePolicy:)`` for what each case does there:
+/// uniqueness-constraint collisions; see ``PersistentStore/execute(_:mergePolicy:)`` for what each case does there:
 ///
 /// | Policy | A row whose key is already stored | Two rows with one key in one request |
 /// |---|---|---|
@@ -20,7 +20,7 @@ public enum MergePolicy: Int, Sendable, Hashable, CaseIterable, CustomStringConv
 
     /// Merge property by property; where both sides changed, the store's (external) value wins
     /// (`NSMergeByPropertyStoreTrumpMergePolicy`). For a new object that collides with a stored row this means
-    /// "keep what is stored": it is **not** an upsert (REFERENCE.md §1.4).
+    /// "keep what is stored": it is **not** an upsert.
     case mergeByPropertyStoreTrump = 1
 
     /// Merge property by property; where both sides changed, the in-memory (incoming) value wins

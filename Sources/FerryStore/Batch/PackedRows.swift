@@ -3,9 +3,10 @@
 ///
 /// Cells are appended row by row, one per column, in column order. Text and blob cells copy their bytes into one
 /// shared byte buffer, which SQLite binds in place. Each cell must hold the storage class of its attribute
-/// (see ``StoredValueEncoder``): integers and booleans ``Cell/integer``, doubles, floats and dates (seconds since
-/// 1970) ``Cell/real``, strings, decimals (exact text), UUIDs (lower-case text) and URIs ``Cell/text``, binary
-/// values ``Cell/blob``. The batch insert checks this and refuses a mismatch.
+/// (see <doc:SQLiteLayout>): integers and booleans ``Cell/integer(_:)``, doubles, floats and dates (seconds since
+/// 1970) ``Cell/real(_:)``, strings, decimals (exact text), UUIDs (lower-case text) and URIs
+/// ``Cell/text(offset:count:)``, binary values ``Cell/blob(offset:count:)``. The batch insert checks this and refuses
+/// a mismatch.
 ///
 /// ```swift
 /// var rows = PackedRows(columns: ["sku", "price"])
@@ -23,8 +24,11 @@ public struct PackedRows: Sendable {
         /// No value given: a new row takes the attribute's default, an updated row keeps its stored value (a key
         /// missing from a JSON record).
         case absent
+        /// NULL.
         case null
+        /// An integer, or a boolean as 0 or 1.
         case integer(Int64)
+        /// A double, a float, or a date as seconds since 1970.
         case real(Double)
         /// UTF-8 bytes at `offset..<offset+count` of the byte buffer.
         case text(offset: Int, count: Int)

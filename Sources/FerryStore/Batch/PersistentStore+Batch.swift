@@ -1,6 +1,6 @@
 import FerrySQLite
 
-/// Batch requests run straight against the store (REFERENCE.md §3): each is one SQLite transaction on the writer
+/// Batch requests run straight against the store: each is one SQLite transaction on the writer
 /// connection — all of it is written, or nothing — with no managed objects, no validation and no callbacks, and no
 /// context learns of the change unless it merges the result's ``BatchUpdateResult/changes`` (see
 /// ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)``) or merges batch changes automatically
@@ -14,7 +14,7 @@ extension PersistentStore {
     /// Inserts (or, by `mergePolicy`, upserts) the rows of `request` in one transaction.
     ///
     /// What a row whose uniqueness-constraint key is already stored — or was written by an earlier row of the same
-    /// request — does, by policy (REFERENCE.md §1.6; every uniqueness constraint of the entity counts):
+    /// request — does, by policy (every uniqueness constraint of the entity counts):
     ///
     /// - ``MergePolicy/error``: the request fails with ``StoreError/Code/constraintConflict`` and nothing is
     ///   written (a key twice in the request fails it too).
@@ -28,7 +28,7 @@ extension PersistentStore {
     /// - ``MergePolicy/overwrite``: unsupported, throws ``StoreError/Code/unsupportedRequest``.
     ///
     /// **Departure from Core Data:** an upsert changes only the attributes the request gives. Core Data copies
-    /// every attribute of the incoming row, resetting the ones it left out to their defaults (REFERENCE.md §3.1).
+    /// every attribute of the incoming row, resetting the ones it left out to their defaults.
     ///
     /// New rows get `_opt` 1, the entity's `_ent`, and the model's default for each attribute they leave out.
     /// Values are not validated, except that each must suit its attribute's type and a new row may not leave a

@@ -1,7 +1,7 @@
 import FerrySQLite
 import Logging
 
-/// External binary storage (REFERENCE.md §6): binary attributes that allow it (``AttributeDescription/
+/// External binary storage (as in Core Data): binary attributes that allow it (``AttributeDescription/
 /// allowsExternalStorage``, `allowsExternalStorage: true` in a model file) keep values larger than
 /// ``PersistentStoreDescription/externalStorageThreshold`` in files beside the store, and read back the same
 /// whether a value lives in its row or in a file.

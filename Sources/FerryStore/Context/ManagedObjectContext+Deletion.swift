@@ -2,7 +2,7 @@ extension ManagedObjectContext {
     /// Runs the delete rules of objects deleted since the last time (Core Data's `processPendingChanges`): each
     /// deleted object's `prepareForDeletion()`, then nullify and cascade through its relationships, recursively.
     /// Deny is checked when the save validates; no-action leaves the other side alone. Runs at the start of
-    /// every save and at the end of every ``perform(_:)`` (REFERENCE.md §10.2).
+    /// every save and at the end of every ``perform(_:)``.
     public func processPendingChanges() {
         assertOnQueue()
         while !unpropagatedDeletions.isEmpty {

@@ -3,7 +3,7 @@ extension ManagedObjectContext {
     ///
     /// With a ``FetchRequest/fetchBatchSize`` above 0 only the matching primary keys are read at first; objects
     /// are loaded a batch at a time as the result is walked, and a batch the walk has left is released unless
-    /// the caller keeps its objects, so memory stays bounded however many rows match (REFERENCE.md §5.1).
+    /// the caller keeps its objects, so memory stays bounded however many rows match.
     ///
     /// Fetches read the store: objects inserted and not saved are not included (a departure from Core Data's
     /// `includesPendingChanges`), objects deleted and not saved are left out, and registered objects keep their

@@ -1,5 +1,5 @@
 /// Merging changes made outside the contexts — batch requests, other containers, other processes — into live
-/// contexts (REFERENCE.md §4.2).
+/// contexts.
 extension ManagedObjectContext {
     /// Applies `changes` to each of `contexts` (Core Data's class method `mergeChanges(fromRemoteContextSave:into:)`):
     ///

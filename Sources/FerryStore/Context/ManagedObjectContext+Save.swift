@@ -4,7 +4,7 @@ extension ManagedObjectContext {
     /// Saves the pending changes: to the store for a root context, into the parent for a child (Core Data's
     /// `save()`). A context without changes does nothing.
     ///
-    /// In order (REFERENCE.md §1.2, §11): delete rules and `prepareForDeletion()`, `willSave()` on each object,
+    /// In order, as Core Data: delete rules and `prepareForDeletion()`, `willSave()` on each object,
     /// validation gathering every failure, then — for a root context, in one write transaction — the
     /// optimistic-locking check on `_opt`, the uniqueness check against the store and among the save's own objects,
     /// resolution by ``mergePolicy``, and the SQL. Then `didSave()` on each object and a ``ContextDidSave``
@@ -267,8 +267,8 @@ extension ManagedObjectContext {
 
     // MARK: Child save
 
-    /// Pushes a child's changes into its parent, which becomes dirty; nothing reaches the store (REFERENCE.md
-    /// §13.2). Objects inserted in the child keep their temporary IDs.
+    /// Pushes a child's changes into its parent, which becomes dirty; nothing reaches the store.
+    /// Objects inserted in the child keep their temporary IDs.
     private func push(_ objects: [ManagedObject], into parent: ManagedObjectContext) throws {
         let states = objects.map { ($0.objectID, $0.state) }
         let changes = joinChanges

@@ -11,7 +11,7 @@ extension ManagedObjectContext {
     }
 
     /// Validates every pending object as the save will write it: the model's rules and the objects' own
-    /// `validateFor…` methods, every failure gathered into one error (REFERENCE.md §9.4).
+    /// `validateFor…` methods, every failure gathered into one error.
     ///
     /// - Throws: ``ValidationError``, with code ``ValidationError/Code/multipleErrors`` for several failures.
     func validatePendingObjects(_ objects: [ManagedObject]) throws {

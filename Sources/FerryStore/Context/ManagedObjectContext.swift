@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// A scratch pad of managed objects over a store: Core Data's `NSManagedObjectContext` (REFERENCE.md §13).
+/// A scratch pad of managed objects over a store: Core Data's `NSManagedObjectContext`.
 ///
 /// Every context runs on a serial queue of its own. Use it, and its objects, only inside ``perform(_:)`` (async)
 /// or ``performAndWait(_:)`` (blocking, reentrant):
@@ -86,7 +86,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// A child context whose saves go into this one (Core Data's `parent`): changes reach the store only when
-    /// the root context saves. Uniqueness and optimistic-locking checks run at that root save (REFERENCE.md §1.2).
+    /// the root context saves. Uniqueness and optimistic-locking checks run at that root save.
     public func newChildContext(name: String? = nil) -> ManagedObjectContext {
         let child = ManagedObjectContext(
             store: store, parent: self, classes: classes, validator: validator, name: name, container: container)

@@ -99,7 +99,7 @@ public final class PersistentContainer: Sendable {
 
     /// Whether the contexts of this container merge the changes of every batch request run on its store, as if
     /// each context's ``ManagedObjectContext/automaticallyMergesBatchChanges`` were on — for the contexts that did
-    /// not set their own. `false` by default, as batch requests bypass contexts in Core Data (REFERENCE.md §3); turn
+    /// not set their own. `false` by default, as batch requests bypass contexts in Core Data; turn
     /// it on so that no context stays stale after a batch request: each request then returns only once every such
     /// context merged its changes, at a cost in proportion to the objects each context holds.
     public var automaticallyMergesBatchChanges: Bool {
@@ -164,7 +164,7 @@ public final class PersistentContainer: Sendable {
     }
 
     /// Merges a save into the contexts that ask for it: children of the saving context, and — for a root save —
-    /// the other root contexts (REFERENCE.md §4.4). Each merge runs later on its context's own queue.
+    /// the other root contexts. Each merge runs later on its context's own queue.
     func contextDidSave(_ saving: ManagedObjectContext, _ notification: ContextDidSave) {
         let receivers = state.withLock { $0.contexts.compactMap(\.context) }.filter { context in
             guard context !== saving, context.automaticallyMergesChangesFromParent else { return false }

@@ -81,7 +81,7 @@ extension PredicateOperand.ValueKind {
         }
     }
 
-    /// `value` in the storage encoding of this kind's column (REFERENCE: StoreSchema's doc comment), or `nil` when
+    /// `value` in the storage encoding of this kind's column (see StoreSchema's doc comment), or `nil` when
     /// the value cannot be compared with it.
     func encode(_ value: AttributeValue) -> SQLiteValue? {
         switch (family, value) {

@@ -13,7 +13,7 @@ extension FetchPredicate {
     ///
     /// Both are deterministic.
     ///
-    /// - Throws: ``SQLiteError`` when SQLite refuses a registration.
+    /// - Throws: FerrySQLite's `SQLiteError` when SQLite refuses a registration.
     public static func registerSQLFunctions(on connection: Connection) throws {
         try connection.createFunction(PredicateSQLFunctions.fold, argumentCount: 3) { arguments in
             guard case .text(let text) = arguments[0] else { return arguments[0] }

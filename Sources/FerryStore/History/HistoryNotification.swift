@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Announces a history transaction that was just committed to the store, in this process: a context's save or a
-/// batch request (the in-process part of Core Data's `NSPersistentStoreRemoteChange`, REFERENCE.md §7.5).
+/// batch request (the in-process part of Core Data's `NSPersistentStoreRemoteChange`).
 ///
 /// ```swift
 /// for await committed in store.historyNotifications where committed.author != "app" {

@@ -7,7 +7,7 @@ struct HistoryAttribution: Sendable, Hashable {
     var contextName: String?
 }
 
-/// Records one history transaction and its changes (REFERENCE.md §7), inside the write transaction that makes
+/// Records one history transaction and its changes, inside the write transaction that makes
 /// them, on the store's writer connection: a rolled-back write leaves no history.
 ///
 /// Making a recorder writes the transaction row. Changes are then recorded one row at a time through a prepared

@@ -1,7 +1,7 @@
 import FerrySQLite
 import Foundation
 
-/// The SQLite tables that hold persistent history (REFERENCE.md §7.7), readable in any SQLite tool:
+/// The SQLite tables that hold persistent history, readable in any SQLite tool:
 ///
 /// ```sql
 /// ferry_history_transactions (token INTEGER PRIMARY KEY AUTOINCREMENT, timestamp REAL, author, context_name)
@@ -12,7 +12,7 @@ import Foundation
 /// - `token` is `AUTOINCREMENT`, so a number is never given twice, even after ``PersistentStore/deleteHistory(before:)``
 ///   removed every transaction; `timestamp` is Unix seconds, as dates are everywhere in the store.
 /// - A change names its object as the entity tables do: `ent` (the entity's number, see `ferry_entities`) and `pk`
-///   (the row's `_pk`). Its key makes one change per object per transaction (REFERENCE.md §7.3).
+///   (the row's `_pk`). Its key makes one change per object per transaction, as in Core Data.
 /// - `updated` lists an update's property names, comma-separated (model names cannot hold a comma).
 /// - A tombstone row keeps one uniqueness-constrained attribute of a deleted row, in its stored encoding.
 ///

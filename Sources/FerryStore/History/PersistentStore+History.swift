@@ -7,7 +7,7 @@ extension StoreError.Code {
     public static let historyTokenExpired = Self(rawValue: "historyTokenExpired", coreDataCode: 134301)
 }
 
-/// Persistent history (REFERENCE.md §7): with ``PersistentStoreDescription/recordsHistory`` on, every context save
+/// Persistent history, as in Core Data: with ``PersistentStoreDescription/recordsHistory`` on, every context save
 /// and every batch request records one ``HistoryTransaction`` in the same SQLite transaction as its changes, so
 /// another context, task or process can catch up on what changed since the token it last saw.
 ///

@@ -2,8 +2,8 @@ import Foundation
 
 extension ManagedObjectModel {
     /// A fingerprint of everything that shapes the store, as 64 hex digits: the SHA-256 of a canonical text of
-    /// the model (see ``versionHashText``). Identical across processes, runs and machines for the same model; a
-    /// store records it, and a different hash on open means the store needs a migration (REFERENCE.md §12.1).
+    /// the model (see `versionHashText`). Identical across processes, runs and machines for the same model; a
+    /// store records it, and a different hash on open means the store needs a migration.
     ///
     /// What counts:
     /// - entities, in model order (entity numbers, `_ent`, follow it; see ``StoreSchema``), with their parent and
@@ -20,7 +20,7 @@ extension ManagedObjectModel {
         SHA256.hex(of: versionHashText)
     }
 
-    /// Each entity's own fingerprint, by entity name: the SHA-256 of its part of ``versionHashText``, so that a
+    /// Each entity's own fingerprint, by entity name: the SHA-256 of its part of `versionHashText`, so that a
     /// migration can tell which entities changed.
     public var entityVersionHashes: [String: String] {
         Dictionary(entities.map { ($0.name, SHA256.hex(of: Self.canonicalText(of: $0))) }) { first, _ in first }

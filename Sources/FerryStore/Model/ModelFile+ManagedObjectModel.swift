@@ -40,7 +40,7 @@ extension ManagedObjectModel {
     /// - `parent`: the entity it inherits from; a hierarchy shares its root's table.
     /// - `attributes`, `relationships`: mappings of name to settings, below.
     /// - `uniquenessConstraints`: a list of constraints, each a list of attribute names that must be unique
-    ///   together: `[[sku]]`, `[[firstName, lastName], [email]]`. Attributes only (REFERENCE.md §2.1), stored
+    ///   together: `[[sku]]`, `[[firstName, lastName], [email]]`. Attributes only (as in Core Data), stored
     ///   and not derived. `unique: true` on an attribute is the same as a one-name constraint.
     /// - `indexes`: a list of indexes, each a list of stored attribute or to-one relationship names.
     ///
@@ -55,7 +55,7 @@ extension ManagedObjectModel {
     /// - `min`, `max`: for numbers (and dates, as ISO-8601 or seconds since 1970); validation only.
     /// - `minLength`, `maxLength` (in UTF-16 units) and `regex` (whole-string match): for strings; validation only.
     /// - `allowsExternalStorage` (`false`): for `binary`; large values live in files beside the store.
-    /// - `derivation`: a value the store maintains (REFERENCE.md §8): a key path through to-one relationships
+    /// - `derivation`: a value the store maintains with SQL triggers: a key path through to-one relationships
     ///   (`category.name`), `now()`, `canonical:(name)`, `lowercase:(name)`, `uppercase:(name)`,
     ///   `@count products` (or `products.@count`), `@sum items.quantity` (or `items.quantity.@sum`), and `@avg`,
     ///   `@min`, `@max` written as `@sum` is (`@avg items.price`, `items.price.@max`). `@sum` and `@avg` take
@@ -68,7 +68,7 @@ extension ManagedObjectModel {
     /// - `to` (required): the destination entity.
     /// - `inverse`: the destination's relationship that points back. Without one, loading warns.
     /// - `toMany` (`false`), `ordered` (`false`, to-many only), `optional` (`true`).
-    /// - `deleteRule` (`nullify`): `nullify`, `cascade`, `deny` or `noAction` (REFERENCE.md §10).
+    /// - `deleteRule` (`nullify`): `nullify`, `cascade`, `deny` or `noAction`, as in Core Data.
     /// - `minCount`, `maxCount` (`0`: no limit): for to-many; validation only.
     ///
     /// **Fetch request template:** `name: { entity: Product, predicate: "price > $MIN_PRICE" }`.

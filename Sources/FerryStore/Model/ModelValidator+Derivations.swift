@@ -1,6 +1,6 @@
 import Foundation
 
-/// Derived attributes (REFERENCE.md §8): only the forms the store can maintain with SQL triggers, on attributes
+/// Derived attributes: only the forms the store can maintain with SQL triggers, on attributes
 /// that have a column, with a type that fits what the derivation produces.
 extension ModelValidator {
     /// The forms of derivation Ferry maintains.

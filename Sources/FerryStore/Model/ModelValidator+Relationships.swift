@@ -35,7 +35,7 @@ extension ModelValidator {
     }
 
     /// The inverse exists on the destination, points back at this entity (or an ancestor), and names this
-    /// relationship back. A missing inverse is only a warning (REFERENCE.md §10.3).
+    /// relationship back. A missing inverse is only a warning, as in Core Data.
     private mutating func checkInverse(
         of relationship: RelationshipDescription, in entity: EntityDescription, _ element: ModelElement
     ) {

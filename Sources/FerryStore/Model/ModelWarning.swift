@@ -9,7 +9,7 @@ public struct ModelWarning: Sendable, Hashable, CustomStringConvertible {
         public var description: String { rawValue }
 
         /// A relationship without an inverse: Ferry cannot keep the other side up to date, and deleting an
-        /// object can leave references to it (REFERENCE.md §10.3).
+        /// object can leave references to it.
         public static let missingInverse = Code(rawValue: "missingInverse")
         /// A relationship whose inverse does not name it back; declare the inverse on both sides.
         public static let oneSidedInverse = Code(rawValue: "oneSidedInverse")
@@ -18,7 +18,7 @@ public struct ModelWarning: Sendable, Hashable, CustomStringConvertible {
         /// The same uniqueness constraint declared twice.
         public static let duplicateConstraint = Code(rawValue: "duplicateConstraint")
         /// A non-optional derived attribute without a default: validation runs before the store computes it, so
-        /// inserts fail with a missing value (REFERENCE.md §8.2).
+        /// inserts fail with a missing value.
         public static let mandatoryDerivedAttribute = Code(rawValue: "mandatoryDerivedAttribute")
     }
 

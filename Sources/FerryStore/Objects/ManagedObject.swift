@@ -169,7 +169,7 @@ open class ManagedObject {
         return slot
     }
 
-    // MARK: Lifecycle callbacks (REFERENCE.md §11); subclasses override them.
+    // MARK: Lifecycle callbacks, called when Core Data calls them; subclasses override them.
 
     /// Called once, when the object is first inserted into a context: set defaults that need code here.
     open func awakeFromInsert() {}

@@ -1,6 +1,6 @@
 import FerrySQLite
 
-/// Finds a save plan's conflicts with the store, inside the save's write transaction (REFERENCE.md §1.2–§1.4).
+/// Finds a save plan's conflicts with the store, inside the save's write transaction.
 struct ConflictDetector {
     /// An updated or deleted row whose stored version moved on (or that was deleted in the store).
     struct LockingFinding {
@@ -43,7 +43,7 @@ struct ConflictDetector {
     }
 
     /// The constraint keys that inserted (or key-changing updated) rows share with each other or with stored rows.
-    /// Keys with a nil part never collide (SQLite's UNIQUE lets NULLs repeat, REFERENCE.md §2.4).
+    /// Keys with a nil part never collide (SQLite's UNIQUE lets NULLs repeat).
     func constraintConflicts(in plan: SavePlan) throws -> [ConstraintFinding] {
         var leaving: Set<ObjectID> = Set(plan.deletes.map(\.objectID))
         var groups: [GroupKey: [ObjectID]] = [:]

@@ -1,7 +1,7 @@
-/// Applies a merge policy to a save plan's conflicts (REFERENCE.md §1.3, §1.4), changing the plan and recording
+/// Applies a merge policy to a save plan's conflicts (Core Data's conflicts), changing the plan and recording
 /// in the outcome what the context must do to its objects afterwards.
 ///
-/// Our rules where Core Data's behaviour is unknown or surprising, also in the README:
+/// Our rules where Core Data's behaviour is unknown or surprising, also in <doc:CoreDataSemantics>:
 /// - A row deleted in the store while updated in memory: store-trump and rollback drop the update and the object
 ///   leaves the context; object-trump and overwrite report the conflict as the error policy would.
 /// - Objects of one save sharing a key: the keeper is a saved object if one takes part, otherwise the one

@@ -1,5 +1,5 @@
 /// An object updated (or deleted) in a context whose row changed in the store since the object was read: Core
-/// Data's `NSMergeConflict` (REFERENCE.md §1.3).
+/// Data's `NSMergeConflict`.
 public struct OptimisticLockingConflict: Sendable, Hashable {
     /// The object in conflict.
     public var objectID: ObjectID
@@ -14,7 +14,7 @@ public struct OptimisticLockingConflict: Sendable, Hashable {
 }
 
 /// Objects of one save that collide on a uniqueness constraint, with a stored row or with each other: Core Data's
-/// `NSConstraintConflict` (REFERENCE.md §1.4).
+/// `NSConstraintConflict`.
 public struct ConstraintConflict: Sendable, Hashable {
     /// The entity that declares the constraint.
     public var entityName: String
@@ -31,7 +31,7 @@ public struct ConstraintConflict: Sendable, Hashable {
 }
 
 /// A save that found conflicts its context's merge policy does not resolve (``MergePolicy/error``): nothing was
-/// written and every change is still pending (REFERENCE.md §1.5).
+/// written and every change is still pending (Core Data's error 133020 or 133021).
 ///
 /// ```swift
 /// do { try context.save() } catch let error as SaveConflictError {

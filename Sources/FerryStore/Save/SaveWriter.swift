@@ -246,7 +246,7 @@ struct SaveWriter {
         }
     }
 
-    /// Rewrites an ordered to-many's positions, 1-based and dense (REFERENCE.md §10.4, "Our rule").
+    /// Rewrites an ordered to-many's positions, 1-based and dense (Core Data leaves gaps or renumbering open).
     private func write(_ ordering: SavePlan.Ordering, outcome: SaveOutcome) throws {
         let owner = SQLiteValue.integer(outcome.finalID(of: ordering.owner).primaryKey)
         for (offset, member) in ordering.members.enumerated() {

@@ -12,8 +12,8 @@ public struct DeferredIndexes: Sendable, Hashable {
 
 /// Loading an empty table fast: while a bulk load fills it, the table's uniqueness index and attribute indexes are
 /// dropped, and they are built once when it ends, from all the keys at once, instead of one random B-tree insert
-/// per row (../shared/bench/README.md: building the unique index after loading takes 0.65× the time at 1M rows,
-/// and at 10M rows, whose random keys outgrow the page cache, it keeps the cost linear). Foreign-key and `_ent`
+/// per row: faster at any size, and at 10M rows, whose random keys outgrow the page cache, it keeps the cost
+/// linear (figures in Tests/Benchmarks/README.md). Foreign-key and `_ent`
 /// indexes stay: their keys arrive nearly in order.
 ///
 /// Only an empty table with exactly one uniqueness index (a constraint declared on its root entity), in a store

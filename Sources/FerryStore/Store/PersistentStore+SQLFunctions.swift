@@ -16,7 +16,7 @@ extension PersistentStore {
     /// try connection.execute("UPDATE Category SET name = 'Thé' WHERE _pk = 2")  // triggers keep derived values
     /// ```
     ///
-    /// - Throws: ``SQLiteError`` when SQLite refuses a registration.
+    /// - Throws: FerrySQLite's `SQLiteError` when SQLite refuses a registration.
     public static func registerSQLFunctions(on connection: Connection) throws {
         try FetchPredicate.registerSQLFunctions(on: connection)
         try BatchSQLFunctions.register(on: connection)

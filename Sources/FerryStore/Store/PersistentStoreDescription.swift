@@ -27,13 +27,13 @@ public struct PersistentStoreDescription: Sendable, Hashable {
     /// wal_autocheckpoint`); `nil` keeps SQLite's 1,000. Bulk loads run faster with a larger value: a page
     /// written by many chunks is copied back once, and checkpoints (the only syncs under `.normal`) are rarer.
     public var walAutoCheckpointPages: Int?
-    /// Whether checkpoints run on a connection and thread of their own (a ``FerrySQLite/WALCheckpointer``), from
+    /// Whether checkpoints run on a connection and thread of their own (FerrySQLite's `WALCheckpointer`), from
     /// ``walAutoCheckpointPages`` pages of log (1,000 when `nil`), rather than inside the commit that reaches them;
     /// off by default. The store's writer then never waits for a checkpoint or, under ``Synchronous/normal``, for its
     /// syncs: bulk runs commit sooner, and the two cores share the copying. Ignored for an in-memory store.
     public var checkpointsInBackground: Bool = false
     /// Whether every context save and batch request records a persistent-history transaction (Core Data's
-    /// `NSPersistentHistoryTrackingKey`, REFERENCE.md §7); off by default. Turning it on for an existing store adds
+    /// `NSPersistentHistoryTrackingKey`); off by default, as there. Turning it on for an existing store adds
     /// the history tables when the store opens; the model's version hash does not change.
     ///
     /// ```swift
@@ -42,7 +42,7 @@ public struct PersistentStoreDescription: Sendable, Hashable {
     /// ```
     public var recordsHistory: Bool = false
     /// The size, in bytes, above which a value of a binary attribute that allows external storage goes to a file
-    /// in the folder `<path>-blobs/` beside the store instead of its row (REFERENCE.md §6, "Our rule": 128 KiB by
+    /// in the folder `<path>-blobs/` beside the store instead of its row (128 KiB by
     /// default; a value of exactly this size stays inline). Changing it affects values written from then on;
     /// values already stored read back the same wherever they live. An in-memory store keeps every value inline.
     ///

@@ -2,7 +2,7 @@ package import FerrySQLite
 import Synchronization
 
 /// Hands out primary keys for new rows, per table, so that an object can get its permanent ID before its row is
-/// written (Core Data's `Z_PRIMARYKEY`, REFERENCE.md §13.4).
+/// written (Core Data's `Z_PRIMARYKEY`).
 ///
 /// A reservation starts above both the table's largest `_pk` and every key reserved before, so keys are never
 /// given twice within this process, and gaps appear when reserved keys are never saved (as in Core Data).

@@ -1,6 +1,6 @@
 /// An error opening, reading or writing a store, with the Core Data error number where one exists.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong; `coreDataCode` gives the matching `NSCocoaErrorDomain` number (REFERENCE.md §9.5).
+    /// What went wrong; `coreDataCode` gives the matching `NSCocoaErrorDomain` number.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         public var rawValue: String
         /// The `NSCocoaErrorDomain` code Core Data uses for the same failure.

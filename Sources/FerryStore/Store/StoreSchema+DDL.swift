@@ -15,7 +15,7 @@ extension StoreSchema {
 
     /// The SQL that creates every table and index of the store, in order: Ferry's own tables, one table per
     /// hierarchy, join tables, indexes, the triggers that maintain derived attributes, then the table and triggers
-    /// that count references to externally stored blobs (see ``blobStatements``).
+    /// that count references to externally stored blobs (see `blobStatements`).
     public var createStatements: [String] {
         var statements = Self.internalTableStatements
         var indexes: [String] = []
@@ -114,7 +114,7 @@ extension StoreSchema {
     }
 
     /// A UNIQUE index for a constraint; one declared on a sub-entity covers only that sub-entity's rows
-    /// (REFERENCE.md §2.2, "Our rule").
+    /// (a partial index, `WHERE _ent IN (…)` the sub-entity and its descendants).
     private func uniqueIndex(on table: String, _ columns: [String], declaredOn entity: String) -> String {
         guard entity != table, let mapping = mapping(for: entity) else {
             return index(on: table, columns, unique: true, kind: "unique")

@@ -1,6 +1,6 @@
 import FerrySQLite
 
-/// Derived attributes (REFERENCE.md §8) kept right by SQLite triggers, so that every writer — context saves, batch
+/// Derived attributes, as Core Data's, kept right by SQLite triggers, so that every writer — context saves, batch
 /// requests, plain SQL on a connection with the store's functions — leaves them correct.
 ///
 /// Each trigger is `AFTER INSERT`, `AFTER DELETE` or `AFTER UPDATE OF <the columns the value depends on>` on a

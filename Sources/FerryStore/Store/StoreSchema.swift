@@ -12,7 +12,7 @@
 /// - Each uniqueness constraint is a UNIQUE index `<Table>_unique_<columns>`; one declared on a sub-entity is a
 ///   partial index limited to that sub-entity's rows. Indexed attributes and model indexes get plain indexes.
 ///
-/// Departures from Core Data's own layout (REFERENCE.md, Appendix A), chosen for readability: no `Z` prefixes or
+/// Departures from the layout Core Data gives its own SQLite stores, chosen for readability: no `Z` prefixes or
 /// upper-casing, and dates are stored as seconds since 1970 (Unix time), not since 2001.
 public struct StoreSchema: Sendable {
     /// A to-one relationship's columns.
@@ -67,8 +67,8 @@ public struct StoreSchema: Sendable {
     /// Join tables, in model order.
     public let joinTables: [JoinTable]
 
-    /// Maps `model`. Entity numbers follow the model's order with parents before children (REFERENCE.md,
-    /// Appendix A, "Our rule"), so the same model always gets the same numbers.
+    /// Maps `model`. Entity numbers follow the model's order with parents before children and are never
+    /// renumbered, so the same model always gets the same numbers.
     public init(model: ManagedObjectModel) {
         self.model = model
         var ids: [String: Int] = [:]

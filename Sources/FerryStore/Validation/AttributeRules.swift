@@ -3,7 +3,7 @@ import Foundation
 /// One attribute's validation rules, prepared once: the regular expression compiled, the bounds of integers and
 /// decimals turned into exact decimals.
 ///
-/// Checks follow REFERENCE 9.3. Failures come back without the object's identity (``ObjectValidator`` adds it)
+/// Checks follow Core Data's. Failures come back without the object's identity (``ObjectValidator`` adds it)
 /// and their messages never contain the value.
 package struct AttributeRules: Sendable {
     /// The attribute checked.
@@ -46,7 +46,7 @@ package struct AttributeRules: Sendable {
     /// Every rule `value` breaks, in this order: optionality, type, range or length, pattern.
     package func check(_ value: AttributeValue?) -> [ValidationError] {
         guard let value else {
-            // REFERENCE 9.3: "Non-optional attribute ... that is nil -> 1570"; nil skips every other check.
+            // As Core Data: a non-optional attribute that is nil fails with 1570; nil skips every other check.
             guard attribute.isOptional else {
                 return [ValidationError(.missingMandatoryProperty, message: "a value is required (not optional)")]
             }
@@ -128,7 +128,7 @@ package struct AttributeRules: Sendable {
         return errors
     }
 
-    /// A string's length in UTF-16 code units (REFERENCE 9.3, as `NSString.length`), then its pattern.
+    /// A string's length in UTF-16 code units (as `NSString.length` counts it), then its pattern.
     private func check(_ string: String) -> [ValidationError] {
         let length = string.utf16.count
         var errors: [ValidationError] = []

@@ -31,7 +31,7 @@ struct EntityRules: Sendable {
         relationshipNames = Set(relationships.map(\.name))
     }
 
-    /// The rule `count` breaks for `relationship`, if any (REFERENCE 9.3).
+    /// The rule `count` breaks for `relationship`, if any, as Core Data checks it.
     ///
     /// `count` is how many objects the relationship holds: 0 or 1 for a to-one relationship, where anything else
     /// is a programming error and traps.

@@ -1,5 +1,5 @@
 /// Checks one object's values against its model's rules before a save, as Core Data's `validateForInsert`,
-/// `validateForUpdate` and `validateForDelete` do (REFERENCE section 9).
+/// `validateForUpdate` and `validateForDelete` do.
 ///
 /// Build one per model and reuse it: regular expressions and decimal bounds are prepared once, when the
 /// validator is created. The validator knows nothing about contexts or object IDs; the save pipeline passes an
@@ -127,7 +127,7 @@ public struct ObjectValidator: Sendable {
 
     /// Checks an object about to be deleted (Core Data's `validateForDelete`): each relationship whose delete rule
     /// is ``DeleteRule/deny`` and that still holds objects fails with ``ValidationError/Code/relationshipDeniedDelete``
-    /// (REFERENCE 9.2, 10.1).
+    /// (Core Data's error 1600).
     ///
     /// - Parameters:
     ///   - entity: The object's entity; it must be in the model.

@@ -103,7 +103,7 @@ public struct ValidationError: Error, Sendable, CustomStringConvertible {
         self.detailedErrors = []
     }
 
-    /// Gathers errors as Core Data does (REFERENCE 9.4): none gives nil, one gives that error itself, two or more
+    /// Gathers errors as Core Data does: none gives nil, one gives that error itself, two or more
     /// give one ``Code/multipleErrors`` error holding them all in order. Nested multiple-errors errors are
     /// flattened into their individual errors first, so ``detailedErrors`` never holds a 1560.
     ///

@@ -47,7 +47,7 @@ func exitCode(for error: any Error) -> ExitCode {
         switch error.code {
         case .invalidSpec: return FerryExitCode.configuration
         case .storeLocked: return FerryExitCode.locked
-        case .inputMissing: return FerryExitCode.noInput
+        case .inputMissing, .corruptLedger: return FerryExitCode.noInput
         case .interrupted: return FerryExitCode.interrupted
         // `--resume` with nothing to resume, or an export asked for what it cannot do: the arguments do not fit.
         case .invalidExport, .cannotResume: return FerryExitCode.usage

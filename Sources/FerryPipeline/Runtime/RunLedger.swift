@@ -143,11 +143,13 @@ public struct RunLedger: Sendable {
             )
             try select.bind([pipeline.map { .text($0) } ?? .null, .integer(Int64(limit))])
             return try select.fetchAll().map { row in
-                Run(
-                    id: row[0].integer ?? 0, pipeline: row[1].text ?? "",
+                let id = row[0].integer ?? 0
+                return Run(
+                    id: id, pipeline: row[1].text ?? "",
                     status: Status(rawValue: row[2].text ?? "") ?? .failed, startedAt: row[3].text ?? "",
-                    finishedAt: row[4].text, counts: Self.decode(row[5].text) ?? StepCounts(),
-                    checkpoint: Self.decode(row[6].text), inputs: Self.decode(row[7].text) ?? [],
+                    finishedAt: row[4].text, counts: try Self.decode(row[5].text, "counts", ofRun: id) ?? StepCounts(),
+                    checkpoint: try Self.decode(row[6].text, "checkpoint", ofRun: id),
+                    inputs: try Self.decode(row[7].text, "inputs", ofRun: id) ?? [],
                     seconds: row[8].real, pid: Int32(row[9].integer ?? 0),
                     resumedRuns: (row[10].text ?? "").split(separator: ",").compactMap { Int64($0) })
             }
@@ -272,9 +274,21 @@ public struct RunLedger: Sendable {
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
-    static func decode<Value: Decodable>(_ text: String?) -> Value? {
+    /// The value the ledger's column `column` of run `run` holds as JSON; `nil` for NULL (not written yet).
+    ///
+    /// - Throws: ``PipelineError`` `.corruptLedger` when the text is not such a value: counts read as zero would let
+    ///   `--resume` go on from wrong counts, so a damaged row stops the run instead.
+    static func decode<Value: Decodable>(_ text: String?, _ column: String, ofRun run: Int64) throws -> Value? {
         guard let text else { return nil }
-        return try? JSONDecoder().decode(Value.self, from: Data(text.utf8))
+        do {
+            return try JSONDecoder().decode(Value.self, from: Data(text.utf8))
+        } catch {
+            throw PipelineError(
+                .corruptLedger,
+                "run \(run) of the store's run ledger (ferry_runs) has a \(column) value that cannot be read "
+                    + "(\(text.prefix(80))); the ledger was changed by hand or damaged: restore the store from a "
+                    + "snapshot, or delete that run's row")
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import FerryPipeline
 import FerrySQLite
 import FerryStore
 import FerryTestSupport
@@ -35,10 +36,12 @@ struct SyncOptionTests {
         let model = ManagedObjectModel(entities: [
             EntityDescription(name: "Product", attributes: [AttributeDescription(name: "sku", type: .string)])
         ])
-        let container = try await StoreOpening.container(
-            storePath: folder.appendingPathComponent("s.sqlite").path, modelPath: nil, synchronous: level,
-            inferred: { model }, logger: Logger(label: "test"))
-        let value = try await container.persistentStore.writer.run { connection in
+        var settings = StoreSettings()
+        settings.synchronous = level
+        let session = try await BulkSession.open(
+            storePath: folder.appendingPathComponent("s.sqlite").path, settings: settings, inferredModel: { model },
+            logger: Logger(label: "test"))
+        let value = try await session.container.persistentStore.writer.run { connection in
             try connection.prepare("PRAGMA synchronous").fetchAll().first?[0]
         }
         #expect(value == .integer(pragma))

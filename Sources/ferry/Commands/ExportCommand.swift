@@ -85,10 +85,9 @@ struct ExportCommand: AsyncParsableCommand {
             spec.fields = fields.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             spec.fetchBatchSize = fetchBatchSize
             spec.sinceLast = sinceLast
-            let container = try await StoreOpening.existingContainer(
-                storePath: store, modelPath: model, logger: logger)
+            let session = try await BulkSession.openForReading(storePath: store, model: model, logger: logger)
             do {
-                return try await Exporter(store: container.persistentStore, logger: logger).export(spec)
+                return try await session.export(spec)
             } catch let error as FetchPredicateError {
                 printError("error: --where: \(error.annotatedDescription)")
                 throw FerryExitCode.usage

@@ -51,9 +51,8 @@ struct HistoryCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = logging.bootstrap()
         let transactions = try await reportingFailures { () async throws -> [HistoryTransaction] in
-            let container = try await StoreOpening.existingContainer(
-                storePath: store, modelPath: model, logger: logger)
-            return try await container.persistentStore.fetchHistory(after: after, author: author, limit: limit)
+            let session = try await BulkSession.openForReading(storePath: store, model: model, logger: logger)
+            return try await session.container.persistentStore.fetchHistory(after: after, author: author, limit: limit)
         }
         let entries = transactions.map(Entry.init)
         if json {

@@ -128,7 +128,7 @@ struct ImportCommand: AsyncParsableCommand {
     var forceSync = false
 
     @Option(help: "The store's page cache in MiB: more keeps a large uniqueness index in memory.")
-    var cacheMb: Int = StoreOpening.defaultCacheMiB
+    var cacheMb: Int = StoreSettings.defaultCacheMiB
 
     @OptionGroup var durability: SyncOption
 
@@ -181,8 +181,6 @@ struct ImportCommand: AsyncParsableCommand {
         let stop = SignalStop.install()
         let result = try await reportingFailures(
             { () async throws -> ImportResult in
-                let lock = try StoreLock(storePath: store)
-                defer { withExtendedLifetime(lock) {} }
                 var spec = ImportSpec(entity: entity, sources: files)
                 spec.format = format
                 if let format {
@@ -208,11 +206,16 @@ struct ImportCommand: AsyncParsableCommand {
                 spec.maxRejects = maxRejects.map { .count($0) }
                 if fullSync { spec.fullSync = FullSync(maxDeleteFraction: maxDelete, force: forceSync) }
                 spec.replacesRows = replace
-                let container = try await StoreOpening.container(
-                    storePath: store, modelPath: model, recordsHistory: history, cacheMiB: cacheMb,
-                    synchronous: durability.synchronous,
-                    inferred: { try ModelInference.model(entity: entity, keys: spec.keys, spec: spec) }, logger: logger)
-                try lock.lockStoreFile()
+                var settings = StoreSettings()
+                settings.cacheMiB = cacheMb
+                settings.synchronous = durability.synchronous
+                settings.recordsHistory = history
+                let inferenceSpec = spec
+                let session = try await BulkSession.open(
+                    storePath: store, model: model, settings: settings,
+                    inferredModel: { try ModelInference.model(entity: entity, keys: inferenceSpec.keys, spec: inferenceSpec) },
+                    logger: logger)
+                let container = session.container
                 // An entity the model lacks is a wrong argument (64), as for ferry export.
                 guard container.model.entity(named: entity) != nil else {
                     throw ValidationError(
@@ -222,14 +225,11 @@ struct ImportCommand: AsyncParsableCommand {
                 let progress = ProgressLine()
                 defer { progress.clear() }
                 let quiet = logging.quiet
-                let result = try await Importer(container: container, logger: logger).run(
+                return try await session.importRecords(
                     spec, name: "import \(entity) " + files.joined(separator: " "), resume: resume, stop: stop
                 ) { update in
                     if !quiet { progress.update(update) }
                 }
-                // The ledger's last write in the store file too, so that closing has nothing left to fail on.
-                try await container.persistentStore.checkpoint()
-                return result
             },
             failed: { error, code in
                 if json { FailureReport(error, code).print() }

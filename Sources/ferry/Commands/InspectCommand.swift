@@ -34,9 +34,8 @@ struct InspectCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = logging.bootstrap()
         let inspection = try await reportingFailures { () async throws -> StoreInspection in
-            let container = try await StoreOpening.existingContainer(
-                storePath: store, modelPath: model, logger: logger)
-            return try await StoreInspection.read(container.persistentStore, path: store)
+            let session = try await BulkSession.openForReading(storePath: store, model: model, logger: logger)
+            return try await StoreInspection.read(session.container.persistentStore, path: store)
         }
         print(json ? inspection.jsonText : Self.table(inspection), terminator: "")
     }

@@ -60,12 +60,8 @@ struct PruneCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = logging.bootstrap()
         let pruned = try await reportingFailures { () async throws -> Pruned in
-            guard FileManager.default.fileExists(atPath: store) else {
-                throw StoreError(.fileNotFound, "there is no store at this path", path: store)
-            }
-            let lock = try StoreLock(storePath: store)
-            defer { withExtendedLifetime(lock) {} }
-            let container = try await StoreOpening.existingContainer(storePath: store, modelPath: nil, logger: logger)
+            let session = try await BulkSession.open(storePath: store, createsStore: false, logger: logger)
+            let container = session.container
             var pruned = Pruned()
             if let historyBefore {
                 pruned.historyTransactions = try await container.persistentStore.deleteHistory(

@@ -53,37 +53,17 @@ struct RunCommand: AsyncParsableCommand {
             { () async throws -> PipelineReport in
                 var file = try PipelineFileParser.parse(contentsOf: pipeline)
                 if let store { file.store = store }
-                let lock = try StoreLock(storePath: file.store)
-                defer { withExtendedLifetime(lock) {} }
-                var scratch: URL?
-                defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
-                if dryRun {
-                    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-                        "ferry-dry-run-\(getpid())")
-                    try? FileManager.default.removeItem(at: folder)
-                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                    scratch = folder
-                    file = try file.preparingDryRun(in: folder)
-                    logger.notice("dry run: working on a copy of the store; nothing will be kept")
-                }
-                let container = try await StoreOpening.container(
-                    storePath: file.store, modelPath: file.model, recordsHistory: file.recordsHistory,
-                    synchronous: durability.synchronous, logger: logger)
-                try lock.lockStoreFile()
-                let issues = PipelineValidator.issues(in: file, model: container.model)
-                guard issues.isEmpty else { throw PipelineFileError(issues: issues) }
+                var settings = StoreSettings()
+                settings.synchronous = durability.synchronous
                 let progress = ProgressLine()
                 defer { progress.clear() }
                 let quiet = logging.quiet
                 do {
-                    let report = try await PipelineRunner(file: file, container: container, logger: logger).run(
-                        resume: resume, stop: stop
+                    return try await BulkSession.run(
+                        file, settings: settings, dryRun: dryRun, resume: resume, stop: stop, logger: logger
                     ) { update in
                         if !quiet { progress.update(update) }
                     }
-                    // Every step's changes in the store file, so that closing has nothing left to fail on.
-                    try await container.persistentStore.checkpoint()
-                    return report
                 } catch let error as PipelineRunError {
                     progress.clear()
                     if !quiet { printError(error.report.table) }

@@ -38,9 +38,9 @@ struct SnapshotCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = logging.bootstrap()
         let manifest = try await reportingFailures { () async throws -> SnapshotManifest in
-            let container = try await StoreOpening.existingContainer(
-                storePath: store, modelPath: model, logger: logger)
-            return try await StoreSnapshotter(store: container.persistentStore, logger: logger).snapshot(into: output)
+            let session = try await BulkSession.openForReading(storePath: store, model: model, logger: logger)
+            return try await StoreSnapshotter(store: session.container.persistentStore, logger: logger)
+                .snapshot(into: output)
         }
         if !logging.quiet {
             let rows = manifest.entities.map { "\($0.name) \($0.rows)" }.joined(separator: ", ")

@@ -5,6 +5,7 @@ import PackageDescription
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
     .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let package = Package(
@@ -52,7 +53,8 @@ let package = Package(
         .target(
             name: "FerryPipeline",
             dependencies: [
-                "FerryIO", "FerryStore", .product(name: "Logging", package: "swift-log"),
+                // FerrySQLite: only for the pipeline's own tables (Runtime/: the run ledger, export positions).
+                "FerryIO", "FerryStore", "FerrySQLite", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings

@@ -7,6 +7,7 @@ import Logging
 import Testing
 
 @testable import ferry
+import ArgumentParser
 
 /// `ferry import --sync` and `ferry run --sync`: how hard commits are pushed to disk.
 struct SyncOptionTests {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FerryPipeline
+import FerrySQLite
 
 struct IncrementalExportTests {
     @Test func theFirstExportOfANameIsFullThenOnlyChangedRowsWithDeletedTombstones() async throws {

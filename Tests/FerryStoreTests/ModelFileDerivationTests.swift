@@ -1,6 +1,7 @@
 import Testing
 
 @testable import FerryStore
+import Foundation
 
 /// Derived attributes: the forms the store maintains (REFERENCE.md §8.1), on attributes that can hold them.
 struct ModelFileDerivationTests {

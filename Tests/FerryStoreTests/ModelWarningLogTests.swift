@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import FerryStore
+import Logging
 
 /// A model's warnings are logged once per process, however often a store with that model opens, while every store
 /// still lists them.

@@ -1,5 +1,6 @@
 public import FerryStore
 import Foundation
+import FerrySQLite
 
 /// What `ferry inspect` reports about a store, read from one snapshot: each entity's object count, the latest runs
 /// of the ledger, the persistent history's extent, and the external blob folder's size.

@@ -31,7 +31,7 @@ struct BatchChunkWriter: ChunkWriter {
         let allRejects = chunk.rejects + lateRejects
         guard !chunk.rows.isEmpty else {
             let outcome = Self.outcome(read: chunk.read, rows: 0, rejects: allRejects, result: nil, links: links)
-            try await ChunkWriters.commitAlone(companion(outcome), in: store)
+            try await store.commit(companion(outcome))
             return outcome
         }
         var request = BatchInsertRequest(entityName: plan.entity.name, packedRows: chunk.rows, resultType: .count)

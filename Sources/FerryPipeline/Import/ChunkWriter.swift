@@ -56,12 +56,6 @@ extension Chunk {
 
 /// Helpers the two writers share.
 enum ChunkWriters {
-    /// Commits `companion` in a transaction of its own: a chunk with no row to write still moves the checkpoint.
-    static func commitAlone(_ companion: @escaping TransactionCompanion, in store: PersistentStore) async throws {
-        try await store.writer.run { connection in try connection.transaction(.immediate) { try companion(connection) }
-        }
-    }
-
     /// Takes the rows in `refused` out of `chunk` and returns them as rejects, their records as read.
     static func remove(_ refused: [Int: String], from chunk: inout Chunk) -> [RejectedRecord] {
         var kept: [Int] = []

@@ -1,4 +1,5 @@
 import FerryStore
+import Logging
 
 extension Importer {
     /// Replaces the rows of `entity` with what `commitChunks` writes: the stored rows are deleted (a batch delete,

@@ -1,4 +1,5 @@
 import FerrySQLite
+import Foundation
 
 /// Compiles one comparison between resolved operands to SQL: picks the operator's SQL form, converts constants to
 /// the column's storage encoding (always bound, never written into the text), and checks types.

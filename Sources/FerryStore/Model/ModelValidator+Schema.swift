@@ -1,3 +1,4 @@
+import Foundation
 extension ModelValidator {
     /// The longest entity, attribute or relationship name, in Unicode scalars: a model file keeps each name as a
     /// YAML key, and YAML reads a key of at most 1,024 characters.

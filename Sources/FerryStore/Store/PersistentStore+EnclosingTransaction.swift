@@ -1,4 +1,5 @@
 import FerrySQLite
+import Logging
 
 extension PersistentStore {
     /// Runs `body` with every write to the store in one SQLite transaction: what `body` writes, through any number

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FerryPipeline
 import Foundation
+import FerryStore
 
 /// `ferry inspect`: what a store holds, from one snapshot.
 struct InspectCommand: AsyncParsableCommand {

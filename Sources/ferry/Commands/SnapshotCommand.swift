@@ -1,6 +1,7 @@
 import ArgumentParser
 import FerryPipeline
 import Foundation
+import FerryStore
 
 /// `ferry snapshot`: a consistent copy of a store, with its blob files and a manifest, into a folder.
 struct SnapshotCommand: AsyncParsableCommand {

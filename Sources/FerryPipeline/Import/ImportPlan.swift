@@ -82,162 +82,27 @@ struct ImportPlan: Sendable {
     ///
     /// - Throws: ``PipelineError`` `.invalidSpec` naming what does not fit.
     init(spec: ImportSpec, model: ManagedObjectModel, inputColumns: [String]?, storesMemberNames: Bool = false) throws {
-        guard let entity = model.entity(named: spec.entity) else {
-            throw PipelineError(
-                .invalidSpec,
-                "the model has no entity '\(spec.entity)' (it has \(model.entities.map(\.name).joined(separator: ", ")))"
-            )
-        }
-        guard !entity.isAbstract else {
-            throw PipelineError(.invalidSpec, "'\(spec.entity)' is abstract; import into one of its sub-entities")
-        }
-        guard spec.mode != .batch || spec.mergePolicy != .overwrite else {
-            throw PipelineError(
-                .invalidSpec,
-                "the overwrite merge policy works in context mode only (in batch mode it would delete stored rows "
-                    + "that other rows may refer to); use mode: context or mergePolicy: objectTrump")
-        }
+        let entity = try Self.entity(of: spec, in: model)
         self.spec = spec
         self.entity = entity
         let attributes = model.allAttributes(of: entity.name).filter { $0.isStored && $0.derivation == nil }
         let relationships = model.allRelationships(of: entity.name)
-        let constraints = model.ancestry(of: entity.name).flatMap(\.uniquenessConstraints)
-        let keys: [String]
-        // `--key _key` names the attribute the member names are stored as.
-        let specKeys = spec.keys.map(MemberNameColumn.attribute(forColumn:))
-        if specKeys.isEmpty {
-            // An entity without a uniqueness constraint is keyless: its records are appended (or replace its rows).
-            if let first = constraints.first {
-                keys = first
-            } else {
-                guard spec.fullSync == nil else {
-                    throw PipelineError(
-                        .invalidSpec,
-                        "'\(entity.name)' has no uniqueness constraint, so a full sync cannot match records to rows; "
-                            + "add one to the model (uniquenessConstraints) and name it as the key")
-                }
-                keys = []
-            }
-        } else {
-            guard constraints.contains(where: { Set($0) == Set(specKeys) }) else {
-                let known = constraints.map { $0.joined(separator: ",") }.joined(separator: "; ")
-                throw PipelineError(
-                    .invalidSpec,
-                    "the key \(spec.keys.joined(separator: ",")) is not a uniqueness constraint of \(entity.name)"
-                        + (known.isEmpty ? " (it has none)" : " (its constraints: \(known))"))
-            }
-            keys = specKeys
-        }
-        guard !spec.replacesRows || keys.isEmpty else {
-            throw PipelineError(
-                .invalidSpec,
-                "replace is for an entity without a uniqueness constraint, whose records are appended; "
-                    + "\(entity.name)'s records are matched to its rows by \(keys.joined(separator: ",")): to delete "
-                    + "the rows the input lacks, use fullSync")
-        }
-
-        func attribute(_ name: String, for what: String) throws -> AttributeDescription {
-            guard let found = attributes.first(where: { $0.name == name }) else {
-                let reason =
-                    relationships.contains { $0.name == name }
-                    ? "is a relationship; map it under relationships with the destination's key"
-                    : "is not a stored, settable attribute of \(entity.name)"
-                throw PipelineError(.invalidSpec, "\(what): '\(name)' \(reason)")
-            }
-            return found
-        }
-
+        let keys = try Self.keys(of: entity, for: spec, in: model)
+        let settable = SettableAttributes(entity: entity.name, attributes: attributes, relationships: relationships)
         var columns: [Column] = []
-        var fields = spec.fields
-        if fields.isEmpty {
-            // A relationship's column also sets the attribute of its name, when the entity has one.
-            let claimed = Set(spec.blobs.map(\.column))
-            if spec.isHeaderless {
-                // No header names the columns: column N sets the Nth attribute, in the model's order.
-                let names = inputColumns ?? attributes.indices.map(Record.positionalName(ofField:))
-                fields = zip(names, attributes).filter { !claimed.contains($0.0) }
-                    .map { FieldMapping(column: $0.0, attribute: $0.1.name) }
-            } else {
-                let settable = Set(attributes.map(\.name))
-                fields = (inputColumns ?? attributes.map(\.name))
-                    .filter { settable.contains($0) && !claimed.contains($0) }
-                    .map { FieldMapping(column: $0) }
-                if storesMemberNames, settable.contains(MemberNameColumn.attribute),
-                    !claimed.contains(MemberNameColumn.column)
-                {
-                    fields.removeAll { $0.attribute == MemberNameColumn.attribute }
-                    fields.append(FieldMapping(column: MemberNameColumn.column, attribute: MemberNameColumn.attribute))
-                }
-            }
-        }
+        let fields =
+            spec.fields.isEmpty
+            ? Self.impliedFields(
+                spec: spec, attributes: attributes, inputColumns: inputColumns, storesMemberNames: storesMemberNames)
+            : spec.fields
         for field in fields {
-            let described = try attribute(field.attribute, for: "field '\(field.column)'")
-            var options = spec.conversion
-            if let formats = field.dateFormats { options.dateFormats = formats }
-            let converter = try Self.converter(for: described, options: options, column: field.column)
-            let defaultValue =
-                try field.defaultText.map { text in
-                    try Self.convert(text, with: converter, column: field.column) ?? described.defaultValue
-                } ?? described.defaultValue
-            columns.append(
-                try Self.column(
-                    described, of: entity.name,
-                    source: .field(column: field.column, converter: converter, defaultValue: defaultValue)))
+            columns.append(try Self.fieldColumn(field, settable: settable, spec: spec))
         }
         for mapping in spec.relationships {
-            guard let relationship = relationships.first(where: { $0.name == mapping.relationship }) else {
-                throw PipelineError(
-                    .invalidSpec, "relationship '\(mapping.relationship)' is not a relationship of \(entity.name)")
-            }
-            guard !relationship.isToMany else {
-                throw PipelineError(
-                    .invalidSpec,
-                    "relationship '\(mapping.relationship)' is to-many; only to-one relationships are set by key")
-            }
-            if let named = mapping.destinationEntity, named != relationship.destinationEntity {
-                throw PipelineError(
-                    .invalidSpec,
-                    "relationship '\(mapping.relationship)' leads to \(relationship.destinationEntity), not \(named)")
-            }
-            guard model.subentities(of: relationship.destinationEntity).isEmpty else {
-                throw PipelineError(
-                    .invalidSpec,
-                    "relationship '\(mapping.relationship)' leads to \(relationship.destinationEntity), which has "
-                        + "sub-entities; a natural key cannot tell which one to create")
-            }
-            let destinationAttributes = model.allAttributes(of: relationship.destinationEntity)
-            guard destinationAttributes.contains(where: { $0.name == mapping.key && $0.isStored }) else {
-                throw PipelineError(
-                    .invalidSpec,
-                    "relationship '\(mapping.relationship)': \(relationship.destinationEntity) has no stored "
-                        + "attribute '\(mapping.key)' to match by")
-            }
-            // A key that is not unique would link a record to an arbitrary one of its matches.
-            guard model.allUniquenessConstraints(of: relationship.destinationEntity).contains([mapping.key]) else {
-                throw PipelineError(
-                    .invalidSpec,
-                    "relationship '\(mapping.relationship)': '\(mapping.key)' is not unique in "
-                        + "\(relationship.destinationEntity); 'by' must name an attribute with a uniqueness constraint "
-                        + "of its own (add uniquenessConstraints: [[\(mapping.key)]] to the entity)")
-            }
-            let resolved = ResolvedRelationship(
-                name: relationship.name, destinationEntity: relationship.destinationEntity,
-                destinationTable: model.rootEntity(of: relationship.destinationEntity), keyAttribute: mapping.key,
-                onMissing: mapping.onMissing)
-            if mapping.onMissing == .null && !relationship.isOptional {
-                throw PipelineError(
-                    .invalidSpec,
-                    "relationship '\(mapping.relationship)' is not optional, so onMissing: null cannot leave it "
-                        + "empty; use reject or create")
-            }
-            columns.append(
-                Column(
-                    name: relationship.name, type: .integer64,
-                    source: .relationshipKey(column: mapping.column, relationship: resolved), rules: nil,
-                    isMandatory: !relationship.isOptional))
+            columns.append(try Self.relationshipColumn(mapping, of: entity.name, in: model))
         }
         for blob in spec.blobs {
-            let described = try attribute(blob.attribute, for: "blob column '\(blob.column)'")
+            let described = try settable.attribute(blob.attribute, for: "blob column '\(blob.column)'")
             guard described.type == .binary else {
                 throw PipelineError(
                     .invalidSpec, "blob column '\(blob.column)': '\(blob.attribute)' is \(described.type), not binary")
@@ -245,19 +110,10 @@ struct ImportPlan: Sendable {
             columns.append(try Self.column(described, of: entity.name, source: .blobPath(column: blob.column)))
         }
         for constant in spec.constants {
-            let described = try attribute(constant.attribute, for: "constant")
+            let described = try settable.attribute(constant.attribute, for: "constant")
             columns.append(try Self.column(described, of: entity.name, source: .constant(nil)))
         }
-        var seen: Set<String> = []
-        for column in columns where !seen.insert(column.name).inserted {
-            throw PipelineError(.invalidSpec, "'\(column.name)' is set by more than one mapping")
-        }
-        for key in keys where !columns.contains(where: { $0.name == key }) {
-            throw PipelineError(
-                .invalidSpec,
-                "the key attribute '\(key)' is not mapped from any column"
-                    + (inputColumns.map { " (the input's columns: \($0.joined(separator: ", ")))" } ?? ""))
-        }
+        try Self.check(columns, keys: keys, inputColumns: inputColumns)
         self.keys = keys
         self.columns = columns
         let mapped = Set(columns.map(\.name))
@@ -307,7 +163,7 @@ struct ImportPlan: Sendable {
         return copy
     }
 
-    private static func column(_ attribute: AttributeDescription, of entity: String, source: Source) throws -> Column {
+    static func column(_ attribute: AttributeDescription, of entity: String, source: Source) throws -> Column {
         let rules = try AttributeRules(attribute, of: entity)
         return Column(
             name: attribute.name, type: attribute.type, source: source, rules: rules.checksValues ? rules : nil,
@@ -319,7 +175,7 @@ struct ImportPlan: Sendable {
             for: AttributeDescription(name: column.name, type: column.type), options: options, column: column.name)
     }
 
-    private static func converter(for attribute: AttributeDescription, options: ConversionOptions, column: String)
+    static func converter(for attribute: AttributeDescription, options: ConversionOptions, column: String)
         throws -> FieldConverter
     {
         do {
@@ -330,7 +186,7 @@ struct ImportPlan: Sendable {
     }
 
     /// Converts fixed text (a default, a constant) once, at plan time.
-    private static func convert(_ text: String, with converter: FieldConverter, column: String) throws
+    static func convert(_ text: String, with converter: FieldConverter, column: String) throws
         -> AttributeValue?
     {
         var text = text

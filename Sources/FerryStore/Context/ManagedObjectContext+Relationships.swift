@@ -127,10 +127,8 @@ extension ManagedObjectContext {
         let relationship = source.layout.toOne[slot]
         guard let inverse = inverse(of: relationship) else { return }
         if inverse.isToMany {
-            if let oldID, let old = registeredObject(for: oldID) {
-                changeLoadedMembers(of: old, inverse.name, removing: source.objectID)
-            }
-            if let target { changeLoadedMembers(of: target, inverse.name, adding: source.objectID) }
+            if let oldID { changeMembers(of: object(with: oldID), inverse.name, removing: source.objectID) }
+            if let target { changeMembers(of: target, inverse.name, adding: source.objectID) }
             return
         }
         // One-to-one: both tables hold a column, so both sides change.
@@ -160,19 +158,24 @@ extension ManagedObjectContext {
         objectDidChange(target)
     }
 
-    /// Updates a loaded to-many of `object` named `key` (a no-op when it is not loaded).
-    private func changeLoadedMembers(
-        of object: ManagedObject, _ key: String, adding added: ObjectID? = nil, removing removed: ObjectID? = nil
+    /// Records that the to-many `key` of `owner` gained or lost a member through the other side of the
+    /// relationship: its members change when they are loaded, and an ordered one is marked changed whether or not
+    /// they are, so that the save writes its order (an unloaded one is loaded then, from the store and the
+    /// context's changes).
+    private func changeMembers(
+        of owner: ManagedObject, _ key: String, adding added: ObjectID? = nil, removing removed: ObjectID? = nil
     ) {
-        guard !object.state.isFault, case .toMany(let slot)? = object.layout.slots[key],
-            var members = object.state.toMany[slot]
-        else { return }
-        if let removed { members.removeAll { $0 == removed } }
-        if let added, !members.contains(added) { members.append(added) }
-        object.state.toMany[slot] = members
-        if object.layout.toMany[slot].isOrdered {
-            object.state.changedToMany.insert(slot)
-            objectDidChange(object)
+        guard case .toMany(let slot)? = owner.layout.slots[key] else { return }
+        if owner.layout.toMany[slot].isOrdered { owner.willAccessValues() }
+        guard !owner.state.isFault, owner.state.lifecycle != .invalid, owner.state.lifecycle != .deleted else { return }
+        if var members = owner.state.toMany[slot] {
+            if let removed { members.removeAll { $0 == removed } }
+            if let added, !members.contains(added) { members.append(added) }
+            owner.state.toMany[slot] = members
+        }
+        if owner.layout.toMany[slot].isOrdered {
+            owner.state.changedToMany.insert(slot)
+            objectDidChange(owner)
         }
     }
 
@@ -190,7 +193,7 @@ extension ManagedObjectContext {
             owner.state.changedToMany.insert(slot)
             objectDidChange(owner)
             if let inverse = inverse(of: relationship) {
-                changeLoadedMembers(of: member, inverse.name, adding: owner.objectID)
+                changeMembers(of: member, inverse.name, adding: owner.objectID)
                 if !member.state.isFault, member.state.toMany[member.toManySlot(inverse.name)] != nil {
                     member.state.changedToMany.insert(member.toManySlot(inverse.name))
                     objectDidChange(member)
@@ -213,7 +216,7 @@ extension ManagedObjectContext {
             owner.state.changedToMany.insert(slot)
             objectDidChange(owner)
             if let inverse = inverse(of: relationship) {
-                changeLoadedMembers(of: member, inverse.name, removing: owner.objectID)
+                changeMembers(of: member, inverse.name, removing: owner.objectID)
             }
             recordJoinChange(join, owner: owner.objectID, member: member.objectID, ownerIsSource, isAddition: false)
         }

@@ -102,9 +102,11 @@ extension ManagedObjectContext {
                 continue
             }
             for (slot, relationship) in layout.toMany.enumerated() where relationship.isOrdered {
-                guard state.lifecycle == .inserted || state.changedToMany.contains(slot),
-                    let members = state.toMany[slot], !members.isEmpty
-                else { continue }
+                guard state.lifecycle == .inserted || state.changedToMany.contains(slot) else { continue }
+                // An ordered to-many changed from the members' side may not be loaded: its order is the stored one
+                // with this context's changes applied.
+                let members = state.toMany[slot] ?? self.members(of: object, toManySlot: slot)
+                guard !members.isEmpty else { continue }
                 switch storage(of: relationship, in: layout) {
                 case .foreignKey(_, let table, let column, _):
                     plan.orderings.append(

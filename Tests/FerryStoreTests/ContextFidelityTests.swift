@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import FerryStore
+
+/// Behaviours where a context must do what Core Data does, each found diverging once (issue 20): ordered moves,
+/// inverse to-many bookkeeping, count rules checked from the member side, counts that agree with fetches,
+/// inaccessible faults, batch deletes refused by Deny, and child saves that push only what the child changed.
+struct ContextFidelityTests {
+    /// `Playlist` (`name`; `tracks` ordered to-many) and `Track` (`title`; `playlist` to-one), and `Team` (`name`;
+    /// `players` to-many holding 2 to 3 when not empty) and `Player` (`name`; `team` to-one).
+    static func rosterModel() -> ManagedObjectModel {
+        ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Playlist", attributes: [AttributeDescription(name: "name", type: .string)],
+                relationships: [
+                    RelationshipDescription(
+                        name: "tracks", destinationEntity: "Track", inverseName: "playlist", isToMany: true,
+                        isOrdered: true)
+                ]),
+            EntityDescription(
+                name: "Track", attributes: [AttributeDescription(name: "title", type: .string)],
+                relationships: [
+                    RelationshipDescription(name: "playlist", destinationEntity: "Playlist", inverseName: "tracks")
+                ]),
+            EntityDescription(
+                name: "Team", attributes: [AttributeDescription(name: "name", type: .string)],
+                relationships: [
+                    RelationshipDescription(
+                        name: "players", destinationEntity: "Player", inverseName: "team", isToMany: true,
+                        minCount: 2, maxCount: 3)
+                ]),
+            EntityDescription(
+                name: "Player", attributes: [AttributeDescription(name: "name", type: .string)],
+                relationships: [RelationshipDescription(name: "team", destinationEntity: "Team", inverseName: "players")]
+            ),
+        ])
+    }
+
+    /// The object of `entity` whose `key` is `value`, fetched.
+    static func one(_ entity: String, _ key: String, _ value: String, in context: ManagedObjectContext) throws
+        -> ManagedObject
+    {
+        var request = FetchRequest(entityName: entity)
+        request.predicate = try FetchPredicate(format: "%K == %@", .value(.string(key)), .value(.string(value)))
+        return try #require(try context.fetch(request).first)
+    }
+
+    // MARK: Ordered to-many
+
+    @Test func anObjectMovedIntoAnUnloadedOrderedToManyIsStoredAtItsEnd() async throws {
+        let fixture = try await ContextFixture(model: Self.rosterModel())
+        let context = fixture.context()
+        try context.performAndWait {
+            for (name, titles) in [("A", ["a1", "a2"]), ("B", ["b1", "b2"])] {
+                let playlist = context.insertObject(entityName: "Playlist")
+                playlist["name"] = name
+                for title in titles {
+                    let track = context.insertObject(entityName: "Track")
+                    track["title"] = title
+                    playlist.add(track, toKey: "tracks")
+                }
+            }
+            try context.save()
+            context.reset()
+            let a2 = try Self.one("Track", "title", "a2", in: context)
+            let b = try Self.one("Playlist", "name", "B", in: context)
+            #expect(b.hasFault(forRelationshipNamed: "tracks"))
+            a2.setObject(b, forKey: "playlist")
+            #expect(b.objects(forKey: "tracks").map { $0["title"] as String? } == ["b1", "b2", "a2"])
+            try context.save()
+            context.reset()
+            let stored = try Self.one("Playlist", "name", "B", in: context)
+            #expect(stored.objects(forKey: "tracks").map { $0["title"] as String? } == ["b1", "b2", "a2"])
+            let a = try Self.one("Playlist", "name", "A", in: context)
+            #expect(a.objects(forKey: "tracks").map { $0["title"] as String? } == ["a1"])
+        }
+    }
+}

@@ -76,4 +76,55 @@ struct ContextFidelityTests {
             #expect(a.objects(forKey: "tracks").map { $0["title"] as String? } == ["a1"])
         }
     }
+
+    // MARK: Inverse to-many bookkeeping
+
+    @Test func settingAToOneMarksTheOldAndNewOwnersOfAnUnloadedToManyUpdated() async throws {
+        let fixture = try await ContextFixture()
+        let context = fixture.context()
+        try context.performAndWait {
+            let tea = context.insertCategory("Tea")
+            let coffee = context.insertCategory("Coffee")
+            context.insertProduct("T-1", category: tea)
+            try context.save()
+            let savedCoffeeID = coffee.objectID
+            context.reset()
+            // The new owner is a fault, the old one loaded without its products.
+            let moved = try Self.one("Product", "sku", "T-1", in: context)
+            let oldOwner = try Self.one("Category", "name", "Tea", in: context)
+            let newOwner = context.object(with: savedCoffeeID)
+            #expect(newOwner.isFault)
+            #expect(oldOwner.hasFault(forRelationshipNamed: "products"))
+            moved.setObject(newOwner, forKey: "category")
+            #expect(oldOwner.isUpdated)
+            #expect(newOwner.isUpdated)
+            #expect(oldOwner.changedKeys == ["products"])
+            #expect(newOwner.changedKeys == ["products"])
+            #expect(Set(context.updatedObjects.map(\.objectID)) == [moved.objectID, oldOwner.objectID, savedCoffeeID])
+        }
+    }
+
+    @Test func settingAToOneMarksTheOldAndNewOwnersOfALoadedToManyUpdated() async throws {
+        let fixture = try await ContextFixture()
+        let context = fixture.context()
+        try context.performAndWait {
+            let tea = context.insertCategory("Tea")
+            let coffee = context.insertCategory("Coffee")
+            let product = context.insertProduct("T-1", category: tea)
+            try context.save()
+            #expect(tea.objects(forKey: "products").count == 1)
+            #expect(coffee.objects(forKey: "products").isEmpty)
+            product.setObject(coffee, forKey: "category")
+            #expect(tea.isUpdated && coffee.isUpdated)
+            #expect(tea.changedKeys == ["products"])
+            #expect(coffee.changedKeys == ["products"])
+            #expect(coffee.objectIDs(forKey: "products") == [product.objectID])
+            try context.save()
+            #expect(!tea.isUpdated && !coffee.isUpdated)
+        }
+        // The owners' rows were saved as updates: their versions moved on, as Core Data's do.
+        #expect(try fixture.rows("SELECT name, _opt FROM Category ORDER BY name") == [
+            [.text("Coffee"), .integer(2)], [.text("Tea"), .integer(2)],
+        ])
+    }
 }

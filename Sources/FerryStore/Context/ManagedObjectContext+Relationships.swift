@@ -159,24 +159,23 @@ extension ManagedObjectContext {
     }
 
     /// Records that the to-many `key` of `owner` gained or lost a member through the other side of the
-    /// relationship: its members change when they are loaded, and an ordered one is marked changed whether or not
-    /// they are, so that the save writes its order (an unloaded one is loaded then, from the store and the
-    /// context's changes).
+    /// relationship, as Core Data does (REFERENCE.md §10.3): its members change when they are loaded, and the owner
+    /// is marked updated (the relationship among its changed keys) whether or not they are. The save then writes
+    /// the owner's version (and an ordered relationship's order, loading its members if needed) and validates its
+    /// count rules. The owner's own values are loaded if it is a fault: its committed version is needed.
     private func changeMembers(
         of owner: ManagedObject, _ key: String, adding added: ObjectID? = nil, removing removed: ObjectID? = nil
     ) {
         guard case .toMany(let slot)? = owner.layout.slots[key] else { return }
-        if owner.layout.toMany[slot].isOrdered { owner.willAccessValues() }
-        guard !owner.state.isFault, owner.state.lifecycle != .invalid, owner.state.lifecycle != .deleted else { return }
+        owner.willAccessValues()
+        guard owner.state.lifecycle != .invalid, owner.state.lifecycle != .deleted else { return }
         if var members = owner.state.toMany[slot] {
             if let removed { members.removeAll { $0 == removed } }
             if let added, !members.contains(added) { members.append(added) }
             owner.state.toMany[slot] = members
         }
-        if owner.layout.toMany[slot].isOrdered {
-            owner.state.changedToMany.insert(slot)
-            objectDidChange(owner)
-        }
+        owner.state.changedToMany.insert(slot)
+        objectDidChange(owner)
     }
 
     /// Adds `member` to `owner`'s to-many `slot` and `owner` to the inverse.
@@ -194,10 +193,6 @@ extension ManagedObjectContext {
             objectDidChange(owner)
             if let inverse = inverse(of: relationship) {
                 changeMembers(of: member, inverse.name, adding: owner.objectID)
-                if !member.state.isFault, member.state.toMany[member.toManySlot(inverse.name)] != nil {
-                    member.state.changedToMany.insert(member.toManySlot(inverse.name))
-                    objectDidChange(member)
-                }
             }
             recordJoinChange(join, owner: owner.objectID, member: member.objectID, ownerIsSource, isAddition: true)
         }

@@ -127,4 +127,75 @@ struct ContextFidelityTests {
             [.text("Coffee"), .integer(2)], [.text("Tea"), .integer(2)],
         ])
     }
+
+    // MARK: Count rules from the member side
+
+    /// Saves team `name` with `players` players, and resets the context.
+    private static func saveTeam(_ name: String, players: Int, in context: ManagedObjectContext) throws {
+        let team = context.insertObject(entityName: "Team")
+        team["name"] = name
+        for index in 1...players {
+            let player = context.insertObject(entityName: "Player")
+            player["name"] = "\(name)\(index)"
+            player.setObject(team, forKey: "team")
+        }
+        try context.save()
+        context.reset()
+    }
+
+    @Test func removingAMemberBelowTheMinimumThroughItsToOneFailsTheSave() async throws {
+        let fixture = try await ContextFixture(model: Self.rosterModel())
+        let context = fixture.context()
+        try context.performAndWait {
+            try Self.saveTeam("Red", players: 2, in: context)
+            let player = try Self.one("Player", "name", "Red1", in: context)
+            player.setObject(nil, forKey: "team")
+            #expect {
+                try context.save()
+            } throws: { error in
+                guard let error = error as? ValidationError else { return false }
+                return error.code == .relationshipLacksMinimumCount && error.entity == "Team" && error.key == "players"
+            }
+        }
+        #expect(try fixture.integer("SELECT count(*) FROM Player WHERE team IS NOT NULL") == 2)
+    }
+
+    @Test func addingMembersPastTheMaximumThroughTheirToOneFailsTheSave() async throws {
+        let fixture = try await ContextFixture(model: Self.rosterModel())
+        let context = fixture.context()
+        try context.performAndWait {
+            try Self.saveTeam("Blue", players: 3, in: context)
+            let team = try Self.one("Team", "name", "Blue", in: context)
+            let player = context.insertObject(entityName: "Player")
+            player["name"] = "Blue4"
+            player.setObject(team, forKey: "team")
+            #expect {
+                try context.save()
+            } throws: { error in
+                guard let error = error as? ValidationError else { return false }
+                return error.code == .relationshipExceedsMaximumCount && error.entity == "Team"
+                    && error.key == "players"
+            }
+        }
+        #expect(try fixture.integer("SELECT count(*) FROM Player") == 3)
+    }
+
+    @Test func deletingAMemberBelowTheMinimumFailsTheSave() async throws {
+        let fixture = try await ContextFixture(model: Self.rosterModel())
+        let context = fixture.context()
+        try context.performAndWait {
+            try Self.saveTeam("Green", players: 2, in: context)
+            let team = try Self.one("Team", "name", "Green", in: context)
+            context.delete(try Self.one("Player", "name", "Green1", in: context))
+            context.processPendingChanges()
+            #expect(team.isUpdated)
+            #expect(team.changedKeys == ["players"])
+            #expect {
+                try context.save()
+            } throws: { error in
+                (error as? ValidationError)?.code == .relationshipLacksMinimumCount
+            }
+        }
+        #expect(try fixture.integer("SELECT count(*) FROM Player") == 2)
+    }
 }

@@ -198,4 +198,25 @@ struct ContextFidelityTests {
         }
         #expect(try fixture.integer("SELECT count(*) FROM Player") == 2)
     }
+
+    // MARK: Counting
+
+    @Test func countLeavesOutObjectsDeletedAndNotSavedAsFetchDoes() async throws {
+        let fixture = try await ContextFixture()
+        let context = fixture.context()
+        try context.performAndWait {
+            context.insertCategory("Tea", rank: 1)
+            context.insertCategory("Coffee", rank: 2)
+            context.insertCategory("Cocoa", rank: 3)
+            try context.save()
+            context.delete(try Self.one("Category", "name", "Coffee", in: context))
+            let all = FetchRequest(entityName: "Category")
+            #expect(try context.fetch(all).count == 2)
+            #expect(try context.count(for: all) == 2)
+            var ranked = FetchRequest(entityName: "Category")
+            ranked.predicate = try FetchPredicate(format: "rank >= 2")
+            #expect(try context.fetch(ranked).count == 1)
+            #expect(try context.count(for: ranked) == 1)
+        }
+    }
 }

@@ -45,11 +45,17 @@ extension ManagedObjectContext {
         return ids.filter { !deletedIDs.contains($0) }
     }
 
-    /// How many stored objects `request` matches (Core Data's `count(for:)`).
+    /// How many objects `request` matches (Core Data's `count(for:)`): always as many as ``fetch(_:)`` returns.
+    /// Objects deleted in this context and not saved are left out, as the fetch leaves them out; the store counts
+    /// in SQL when there are none.
     ///
     /// - Throws: as ``fetch(_:)``.
     public func count(for request: FetchRequest) throws -> Int {
         assertOnQueue()
+        let deletesStoredObjects = pending.values.contains {
+            $0.state.lifecycle == .deleted && $0.state.committed != nil
+        }
+        if deletesStoredObjects { return try fetchObjectIDs(request).count }
         return try withFetchExecutor(request) { try $0.count(for: request) }
     }
 

@@ -219,4 +219,26 @@ struct ContextFidelityTests {
             #expect(try context.count(for: ranked) == 1)
         }
     }
+
+    // MARK: Inaccessible faults
+
+    @Test func firingAFaultWhoseRowWasBatchDeletedMarksItDeleted() async throws {
+        let fixture = try await ContextFixture()
+        let context = fixture.context()
+        let id = try context.performAndWait {
+            let tea = context.insertCategory("Tea", rank: 4)
+            try context.save()
+            return tea.objectID
+        }
+        try context.performAndWait { context.reset() }
+        _ = try await fixture.container.persistentStore.execute(BatchDeleteRequest(objectIDs: [id]))
+        context.performAndWait {
+            let tea = context.object(with: id)
+            #expect(tea.isFault)
+            #expect(tea["name"] as String? == nil)
+            #expect(tea["rank"] as Int? == nil)
+            #expect(tea.isDeleted)
+            #expect(!tea.isFault)
+        }
+    }
 }

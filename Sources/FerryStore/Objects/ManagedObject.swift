@@ -51,7 +51,8 @@ open class ManagedObject {
     public var isFault: Bool { state.isFault }
     /// Whether the object was inserted and not saved yet.
     public var isInserted: Bool { state.lifecycle == .inserted }
-    /// Whether the object was deleted and the deletion not saved yet.
+    /// Whether the object was deleted and the deletion not saved yet; also true for a fault whose row was found gone
+    /// when it fired (Core Data's `shouldDeleteInaccessibleFaults`), whose values then read as nil.
     public var isDeleted: Bool { state.lifecycle == .deleted }
     /// Whether a saved object has changes not saved yet.
     public var isUpdated: Bool { state.lifecycle == .updated }

@@ -241,4 +241,24 @@ struct ContextFidelityTests {
             #expect(!tea.isFault)
         }
     }
+
+    // MARK: Batch delete and Deny
+
+    @Test func aBatchDeleteRefusedByADenyRuleFailsWithCoreDatasCode() async throws {
+        let fixture = try await ContextFixture(model: ContextFixture.catalogModel(productsDeleteRule: .deny))
+        let context = fixture.context()
+        try context.performAndWait {
+            let tea = context.insertCategory("Tea")
+            context.insertProduct("T-1", category: tea)
+            try context.save()
+        }
+        await #expect {
+            try await fixture.container.persistentStore.execute(
+                BatchDeleteRequest(fetchRequest: FetchRequest(entityName: "Category")))
+        } throws: { error in
+            guard let error = error as? StoreError else { return false }
+            return error.code == .batchDeleteDenied && error.code.coreDataCode == 134060
+        }
+        #expect(try fixture.integer("SELECT count(*) FROM Category") == 1)
+    }
 }

@@ -230,7 +230,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// The object with `id`: the registered one, or a new fault that loads its values when first read (Core Data's
-    /// `object(with:)`). A fault of a row that no longer exists reads as empty values and is marked deleted when it fires.
+    /// `object(with:)`). A fault of a row that no longer exists reads as empty values and is marked deleted when it
+    /// fires.
     public func object(with id: ObjectID) -> ManagedObject {
         if let object = registeredObject(for: id) { return object }
         precondition(!id.isTemporaryID, "\(id) is a temporary ID of another context; save or obtainPermanentIDs first")

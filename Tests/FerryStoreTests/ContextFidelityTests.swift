@@ -261,4 +261,33 @@ struct ContextFidelityTests {
         }
         #expect(try fixture.integer("SELECT count(*) FROM Category") == 1)
     }
+
+    // MARK: Child saves
+
+    @Test func aChildSaveKeepsTheParentsUnsavedChangeToAnotherAttribute() async throws {
+        let fixture = try await ContextFixture()
+        let parent = fixture.context()
+        let child = parent.newChildContext()
+        let id = try parent.performAndWait {
+            let tea = parent.insertCategory("Tea", rank: 1)
+            try parent.save()
+            return tea.objectID
+        }
+        try child.performAndWait {
+            let tea = child.object(with: id)
+            #expect(tea["rank"] as Int? == 1)
+            // The parent changes another attribute after the child read the object.
+            parent.performAndWait { parent.object(with: id)["rank"] = 5 }
+            tea["name"] = "Green tea"
+            try child.save()
+        }
+        try parent.performAndWait {
+            let tea = parent.object(with: id)
+            #expect(tea["name"] as String? == "Green tea")
+            #expect(tea["rank"] as Int? == 5)
+            #expect(tea.changedKeys == ["name", "rank"])
+            try parent.save()
+        }
+        #expect(try fixture.rows("SELECT name, rank FROM Category") == [[.text("Green tea"), .integer(5)]])
+    }
 }

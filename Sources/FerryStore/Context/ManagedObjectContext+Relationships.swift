@@ -159,7 +159,7 @@ extension ManagedObjectContext {
     }
 
     /// Records that the to-many `key` of `owner` gained or lost a member through the other side of the
-    /// relationship, as Core Data does (REFERENCE.md §10.3): its members change when they are loaded, and the owner
+    /// relationship, as Core Data does: its members change when they are loaded, and the owner
     /// is marked updated (the relationship among its changed keys) whether or not they are. The save then writes
     /// the owner's version (and an ordered relationship's order, loading its members if needed) and validates its
     /// count rules. The owner's own values are loaded if it is a fault: its committed version is needed.

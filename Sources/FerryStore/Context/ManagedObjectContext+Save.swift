@@ -314,8 +314,14 @@ extension ManagedObjectContext {
         case .updated:
             let object = self.object(with: id)
             object.willAccessValues()
-            object.state.attributes = state.attributes
-            object.state.toOne = state.toOne
+            // Only what the child changed (against the values it started from): the parent's own unsaved changes to
+            // other properties of the object stay, as in Core Data.
+            for slot in state.attributes.indices where state.attributeChanged(slot) {
+                object.state.attributes[slot] = state.attributes[slot]
+            }
+            for slot in state.toOne.indices where state.toOneChanged(slot) {
+                object.state.toOne[slot] = state.toOne[slot]
+            }
             for slot in state.changedToMany {
                 object.state.toMany[slot] = state.toMany[slot]
                 object.state.changedToMany.insert(slot)

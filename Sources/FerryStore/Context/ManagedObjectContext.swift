@@ -234,7 +234,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// fires.
     public func object(with id: ObjectID) -> ManagedObject {
         if let object = registeredObject(for: id) { return object }
-        precondition(!id.isTemporaryID, "\(id) is a temporary ID of another context; save or obtainPermanentIDs first")
+        // A child reaches the objects its ancestors inserted by their temporary IDs (their values come from them).
+        precondition(
+            !id.isTemporaryID || parent != nil,
+            "\(id) is a temporary ID of another context; save or obtainPermanentIDs first")
         let object = makeObject(layout(of: id.entityName), id: id)
         register(object)
         return object

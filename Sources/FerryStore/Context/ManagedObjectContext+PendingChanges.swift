@@ -46,9 +46,13 @@ extension ManagedObjectContext {
         let model = store.schema.model
         let entity = request.entityName
         let includesSubentities = request.includesSubentities
+        var concerned: [String: Bool] = [:]
         func concerns(_ name: String) -> Bool {
-            guard includesSubentities else { return name == entity }
-            return name == entity || model.ancestry(of: name).contains { $0.name == entity }
+            guard includesSubentities, name != entity else { return name == entity }
+            if let known = concerned[name] { return known }
+            let answer = model.ancestry(of: name).contains { $0.name == entity }
+            concerned[name] = answer
+            return answer
         }
         var changes = parent.map { parent in parent.performAndWait { parent.pendingChanges(for: request) } } ?? [:]
         for object in pending.values where concerns(object.layout.name) {

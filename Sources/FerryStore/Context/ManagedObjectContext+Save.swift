@@ -222,6 +222,7 @@ extension ManagedObjectContext {
             let object = entry.takeUnretainedValue()
             for slot in object.state.toMany.indices { object.state.toMany[slot] = nil }
         }
+        refreshDerivedValues(of: saved)
         for object in saved { object.didSave() }
         for object in saved where object.state.lifecycle == .deleted { invalidate(object) }
         post(

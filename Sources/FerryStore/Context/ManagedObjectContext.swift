@@ -51,6 +51,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var rowCache: [ObjectID: StoredRow] = [:]
     /// Deleted objects whose delete rules have not run yet.
     var unpropagatedDeletions: [ObjectID] = []
+    /// Whether a save (or the importer's check) is validating: the base `validateFor…` methods then leave the
+    /// model's rules to it, which has run them already.
+    var isValidatingPendingObjects = false
     var nextInsertionIndex = 0
 
     struct Settings {

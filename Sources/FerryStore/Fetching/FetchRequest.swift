@@ -57,7 +57,7 @@ public struct FetchRequest: Sendable, Hashable {
     /// `false` asks the store alone (objects deleted in the context are still left out): the choice of importers
     /// that fetch while holding many unsaved objects. Dictionary results always come from the store alone, as in
     /// Core Data. Derived attributes of unsaved objects are not recomputed in memory (the store computes them at the
-    /// save), so a predicate on one sees the value the object was loaded with.
+    /// save, as Core Data's does), so a predicate on one sees the value the object was loaded with.
     public var includesPendingChanges: Bool
     /// For managed objects: whether objects not yet in the context come back as faults (Core Data's default).
     /// Their rows are read with the fetch and kept by the context, so a fault fires without I/O, and

@@ -120,8 +120,20 @@ public struct ObjectValidator: Sendable {
         let custom = customValidators(of: rules)
         var errors: [ValidationError] = []
         for (attribute, slot) in zip(rules.attributes, rules.attributeSlots) {
-            // Most models have no custom validators: no lookup by name per attribute for them.
-            let validators = custom.isEmpty ? [] : custom[attribute.attribute.name] ?? []
+            // Most models have no custom validators: no lookup by name per attribute for them, and no in-out access
+            // to the value (which would copy the caller's array of values, shared with the object's, per object).
+            guard !custom.isEmpty, let validators = custom[attribute.attribute.name] else {
+                let value = values[slot]
+                let failures = attribute.check(value)
+                if !failures.isEmpty {
+                    errors += failures.map {
+                        $0.filling(
+                            entity: entity, key: attribute.attribute.name, objectDescription: objectDescription,
+                            value: value)
+                    }
+                }
+                continue
+            }
             errors += check(&values[slot], attribute, validators, entity: entity, objectDescription: objectDescription)
         }
         for relationship in rules.relationships {

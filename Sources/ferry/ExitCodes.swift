@@ -84,7 +84,7 @@ private func exitCode(for error: StoreError) -> ExitCode {
     case .fileNotFound, .notAFerryStore:
         return FerryExitCode.noInput
     case .constraintConflict, .missingMandatoryProperty, .invalidBatchRequest, .objectNotFound,
-        .invalidBlobReference:
+        .invalidBlobReference, .batchDeleteDenied:
         return FerryExitCode.dataError
     case .unsupportedRequest:
         return FerryExitCode.usage

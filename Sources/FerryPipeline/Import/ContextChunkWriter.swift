@@ -503,6 +503,7 @@ private struct ChunkApplication {
         request.predicate = try FetchPredicate(
             format: "%K IN %@", .value(.string(column.name)), .array(values.map { PredicateArgument($0) }))
         request.fetchBatchSize = 1000
+        request.includesPendingChanges = false
         request.returnsObjectsAsFaults = false
         var byKey: [String: ManagedObject] = [:]
         for object in try context.fetch(request) {

@@ -7,8 +7,9 @@ import FerrySQLite
 /// 2. **Cascade**, until nothing new is found: the objects each pending row's cascade relationships hold join the
 ///    table (through to-one keys, inverse keys and join tables; a cycle ends because a row is listed once).
 /// 3. **Deny**: when a deny relationship of any pending row holds an object, the request fails with
-///    ``ValidationError`` 1600 `relationshipDeniedDelete`, before anything is written. (Core Data's batch delete
-///    refuses deny rules outright with 134060; refusing only when one would be broken is more useful.)
+///    ``StoreError`` `.batchDeleteDenied` (Core Data's 134060), before anything is written. Departure: Core Data's
+///    batch delete refuses any request that meets a Deny rule, even one whose relationships are empty; refusing
+///    only when a rule would be broken lets a cleanup job delete the rows the rule does not protect.
 /// 4. **Nullify**: surviving objects whose key points back at a deleted one get NULL and `_opt + 1`; when that key
 ///    is a non-optional to-one, the request fails with ``ValidationError`` 1570 instead, as Core Data's batch
 ///    delete does. **No action** leaves them pointing at the deleted row.
@@ -27,7 +28,8 @@ struct BatchDeleter {
 
     /// Deletes what `request` names, with the rules' consequences, and returns what its result type asks for.
     ///
-    /// - Throws: ``ValidationError`` (1600, 1570) when a rule refuses; ``StoreError`` `.invalidBatchRequest` for
+    /// - Throws: ``StoreError`` `.batchDeleteDenied` when a Deny rule refuses, ``ValidationError`` 1570 when nullify
+    ///   would empty a non-optional to-one; ``StoreError`` `.invalidBatchRequest` for
     ///   object IDs of another store or of several hierarchies; ``FetchRequestError`` or ``FetchPredicateError``
     ///   from the fetch request; SQLite errors pass through for the caller to map.
     func delete(_ request: BatchDeleteRequest) throws -> BatchDeleteResult {
@@ -130,11 +132,11 @@ struct BatchDeleter {
     /// Fails when a deny relationship of a pending row holds an object.
     private func checkDenials(_ rules: [BatchDeleteRule]) throws {
         for rule in rules where try exists("\(rule.destinationsSQL) LIMIT 1", [.text(rule.source.table)]) {
-            throw ValidationError(
-                .relationshipDeniedDelete,
-                message: "batch delete refused: the deny rule of '\(rule.relationship.name)' forbids deleting a "
-                    + "\(rule.source.entity) that still holds \(rule.destination.entity) objects; nothing was deleted",
-                entity: rule.source.entity, key: rule.relationship.name)
+            throw StoreError(
+                .batchDeleteDenied,
+                "batch delete refused: the deny rule of \(rule.source.entity).\(rule.relationship.name) forbids "
+                    + "deleting a \(rule.source.entity) that still holds \(rule.destination.entity) objects; nothing "
+                    + "was deleted")
         }
     }
 

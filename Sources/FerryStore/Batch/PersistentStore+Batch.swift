@@ -104,9 +104,10 @@ extension PersistentStore {
     /// let result = try await store.execute(BatchDeleteRequest(fetchRequest: old, resultType: .count))
     /// ```
     ///
-    /// - Throws: ``ValidationError`` 1600 `relationshipDeniedDelete` when a deny rule would be broken, 1570
-    ///   `missingMandatoryProperty` when nullify would empty a non-optional to-one (nothing is deleted);
-    ///   ``StoreError`` `.invalidBatchRequest` or `.sqlite`; ``FetchRequestError`` or ``FetchPredicateError``.
+    /// - Throws: ``StoreError`` `.batchDeleteDenied` (Core Data's 134060) when a deny rule would be broken (Core Data
+    ///   refuses any request meeting a Deny rule; Ferry only one that would break it), ``ValidationError`` 1570
+    ///   `missingMandatoryProperty` when nullify would empty a non-optional to-one (nothing is deleted in either
+    ///   case); ``StoreError`` `.invalidBatchRequest` or `.sqlite`; ``FetchRequestError`` or ``FetchPredicateError``.
     public func execute(_ request: BatchDeleteRequest) async throws -> BatchDeleteResult {
         let schema = self.schema
         let identifier = self.identifier

@@ -9,6 +9,9 @@ extension StoreError.Code {
     /// A batch insert would store nil in a non-optional attribute that has no default
     /// (`NSValidationMissingMandatoryPropertyError`).
     public static let missingMandatoryProperty = Self(rawValue: "missingMandatoryProperty", coreDataCode: 1570)
+    /// A batch delete would delete an object whose relationship with the Deny rule still holds objects; nothing was
+    /// deleted. Core Data's number (`NSCoreDataError`, 134060): its batch delete refuses Deny rules.
+    public static let batchDeleteDenied = Self(rawValue: "batchDeleteDenied", coreDataCode: 134060)
     /// The request cannot run with the options given, such as a batch insert under ``MergePolicy/overwrite``
     /// (`NSPersistentStoreUnsupportedRequestTypeError`).
     public static let unsupportedRequest = Self(rawValue: "unsupportedRequest", coreDataCode: 134091)

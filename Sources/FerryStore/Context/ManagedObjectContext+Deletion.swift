@@ -45,8 +45,11 @@ extension ManagedObjectContext {
                 target.state.toOne[slot] = nil
                 objectDidChange(target)
             case .toMany(let slot)?:
-                // A loaded to-many forgets the object; a join row goes with the deleted row at save.
+                // A loaded to-many forgets the object; a join row goes with the deleted row at save. The owner is
+                // updated, as when a member leaves through its to-one, so its count rules are checked at the save.
                 target.state.toMany[slot]?.removeAll { $0 == deleted }
+                target.state.changedToMany.insert(slot)
+                objectDidChange(target)
             default:
                 break
             }

@@ -5,14 +5,23 @@ extension ManagedObjectContext {
     /// are loaded a batch at a time as the result is walked, and a batch the walk has left is released unless
     /// the caller keeps its objects, so memory stays bounded however many rows match.
     ///
-    /// Fetches read the store: objects inserted and not saved are not included (a departure from Core Data's
-    /// `includesPendingChanges`), objects deleted and not saved are left out, and registered objects keep their
-    /// unsaved changes.
+    /// With ``FetchRequest/includesPendingChanges`` (the default), the context's unsaved changes count: objects
+    /// inserted and not saved are included when they match, updated ones are tested on their current values, deleted
+    /// ones are left out. When objects of the entity have such changes, the matching IDs are gathered before any
+    /// object is loaded (the batches stay bounded, the ID list does not shrink to packed keys). Registered objects
+    /// keep their unsaved changes either way.
     ///
     /// - Throws: ``FetchRequestError`` or ``FetchPredicateError`` when the request does not fit the model,
     ///   ``StoreError`` when SQLite fails.
     public func fetch(_ request: FetchRequest) throws -> FetchedObjects {
         assertOnQueue()
+        if request.includesPendingChanges, let ids = try objectIDsIncludingPendingChanges(request) {
+            let storage = FetchedObjects.Storage(
+                context: self, ids: ids, batchSize: request.fetchBatchSize,
+                asFaults: request.returnsObjectsAsFaults, prefetching: request.relationshipKeyPathsForPrefetching)
+            if request.fetchBatchSize <= 0 { try storage.loadAll() }
+            return FetchedObjects(storage: storage)
+        }
         let deleted = Set(pending.values.filter { $0.state.lifecycle == .deleted }.map(\.objectID))
         let identifier = store.identifier
         var keys = CompactObjectKeys(blockSize: request.fetchBatchSize > 0 ? request.fetchBatchSize : 1_000)
@@ -33,11 +42,14 @@ extension ManagedObjectContext {
         return FetchedObjects(storage: storage)
     }
 
-    /// The IDs of the objects `request` matches, leaving out objects deleted in this context.
+    /// The IDs of the objects `request` matches, leaving out objects deleted in this context, and with
+    /// ``FetchRequest/includesPendingChanges`` including the objects inserted (with their temporary IDs) or updated
+    /// that match, as ``fetch(_:)``.
     ///
     /// - Throws: as ``fetch(_:)``.
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
         assertOnQueue()
+        if request.includesPendingChanges, let ids = try objectIDsIncludingPendingChanges(request) { return ids }
         let ids = try withFetchExecutor(request) { try $0.objectIDs(for: request) }
         let deleted = pending.values.filter { $0.state.lifecycle == .deleted }
         guard !deleted.isEmpty else { return ids }
@@ -45,15 +57,24 @@ extension ManagedObjectContext {
         return ids.filter { !deletedIDs.contains($0) }
     }
 
-    /// How many stored objects `request` matches (Core Data's `count(for:)`).
+    /// How many objects `request` matches (Core Data's `count(for:)`): always as many as ``fetch(_:)`` returns.
+    /// Objects deleted in this context and not saved are left out, as the fetch leaves them out, and with
+    /// ``FetchRequest/includesPendingChanges`` unsaved inserts and updates count as the fetch counts them; the store
+    /// counts in SQL when there are none.
     ///
     /// - Throws: as ``fetch(_:)``.
     public func count(for request: FetchRequest) throws -> Int {
         assertOnQueue()
+        if request.includesPendingChanges, let ids = try objectIDsIncludingPendingChanges(request) { return ids.count }
+        let deletesStoredObjects = pending.values.contains {
+            $0.state.lifecycle == .deleted && $0.state.committed != nil
+        }
+        if deletesStoredObjects { return try fetchObjectIDs(request).count }
         return try withFetchExecutor(request) { try $0.count(for: request) }
     }
 
-    /// The dictionaries `request` fetches from the store: chosen properties, aggregates and groups.
+    /// The dictionaries `request` fetches from the store: chosen properties, aggregates and groups. They reflect
+    /// the store alone, whatever ``FetchRequest/includesPendingChanges`` says, as in Core Data.
     ///
     /// - Throws: as ``fetch(_:)``.
     public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: AttributeValue?]] {
@@ -62,7 +83,7 @@ extension ManagedObjectContext {
     }
 
     /// Runs `body` with a fetch executor on the store's writer.
-    private func withFetchExecutor<Result>(
+    func withFetchExecutor<Result>(
         _ request: FetchRequest, _ body: (FetchExecutor) throws -> Result
     ) throws -> Result {
         let schema = store.schema
@@ -82,6 +103,9 @@ public struct FetchedObjects: RandomAccessCollection {
     final class Storage {
         let context: ManagedObjectContext
         let keys: CompactObjectKeys
+        /// The IDs when they were listed rather than packed (a fetch including pending changes, whose objects may
+        /// have temporary IDs).
+        private let listedIDs: [ObjectID]?
         let loadsInBatches: Bool
         let asFaults: Bool
         let prefetching: [String]
@@ -101,18 +125,40 @@ public struct FetchedObjects: RandomAccessCollection {
             self.asFaults = asFaults
             self.prefetching = prefetching
             self.storeIdentifier = context.store.identifier
+            self.listedIDs = nil
         }
 
-        var count: Int { keys.count }
+        init(
+            context: ManagedObjectContext, ids: [ObjectID], batchSize: Int, asFaults: Bool, prefetching: [String]
+        ) {
+            self.context = context
+            self.keys = CompactObjectKeys(blockSize: batchSize > 0 ? batchSize : Swift.max(ids.count, 1))
+            self.listedIDs = ids
+            self.loadsInBatches = batchSize > 0
+            self.asFaults = asFaults
+            self.prefetching = prefetching
+            self.storeIdentifier = context.store.identifier
+        }
+
+        var count: Int { listedIDs?.count ?? keys.count }
+
+        var blockCount: Int {
+            guard let listedIDs else { return keys.blockCount }
+            return (listedIDs.count + keys.blockSize - 1) / keys.blockSize
+        }
 
         func ids(inBatch batch: Int) -> [ObjectID] {
-            keys.block(batch).map {
+            if let listedIDs {
+                let start = batch * keys.blockSize
+                return Array(listedIDs[start..<Swift.min(start + keys.blockSize, listedIDs.count)])
+            }
+            return keys.block(batch).map {
                 ObjectID(entityName: $0.entity, primaryKey: $0.key, storeIdentifier: storeIdentifier)
             }
         }
 
         func loadAll() throws {
-            objects = try load((0..<keys.blockCount).flatMap(ids(inBatch:)))
+            objects = try load((0..<blockCount).flatMap(ids(inBatch:)))
         }
 
         private func load(_ ids: [ObjectID]) throws -> [ManagedObject] {
@@ -145,5 +191,5 @@ public struct FetchedObjects: RandomAccessCollection {
     public subscript(position: Int) -> ManagedObject { storage.object(at: position) }
 
     /// The IDs of every object, in fetch order, without loading any.
-    public var objectIDs: [ObjectID] { (0..<storage.keys.blockCount).flatMap(storage.ids(inBatch:)) }
+    public var objectIDs: [ObjectID] { (0..<storage.blockCount).flatMap(storage.ids(inBatch:)) }
 }

@@ -1,18 +1,20 @@
 import FerrySQLite
 
 extension ManagedObjectContext {
-    /// Loads the values of a fault when one of its properties is first read. A row that no longer exists leaves the
-    /// object with empty values (Core Data's `shouldDeleteInaccessibleFaults`).
+    /// Loads the values of a fault when one of its properties is first read. A row that no longer exists (deleted by
+    /// a batch delete or another context) leaves the object with empty values and marks it deleted, as Core Data's
+    /// `shouldDeleteInaccessibleFaults` (on by default) does; nothing is pending, so no save tries to delete the row
+    /// again. When SQLite fails the values are left empty and the object is not marked.
     func fulfillFault(_ object: ManagedObject) {
         if let row = rowCache.removeValue(forKey: object.objectID) {
             apply(row, to: object)
             return
         }
-        let found = (try? loadValues(of: object)) ?? false
-        if !found {
-            object.state.isFault = false
-            object.state.toMany = Array(repeating: [], count: object.layout.toMany.count)
-        }
+        let isMissing = (try? loadValues(of: object)).map { !$0 } ?? false
+        guard object.state.isFault else { return }
+        object.state.isFault = false
+        object.state.toMany = Array(repeating: [], count: object.layout.toMany.count)
+        if isMissing { object.state.lifecycle = .deleted }
     }
 
     /// Loads `object`'s values: from the parent context when it holds the object (a child sees its parent's

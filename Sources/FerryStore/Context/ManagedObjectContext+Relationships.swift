@@ -127,10 +127,8 @@ extension ManagedObjectContext {
         let relationship = source.layout.toOne[slot]
         guard let inverse = inverse(of: relationship) else { return }
         if inverse.isToMany {
-            if let oldID, let old = registeredObject(for: oldID) {
-                changeLoadedMembers(of: old, inverse.name, removing: source.objectID)
-            }
-            if let target { changeLoadedMembers(of: target, inverse.name, adding: source.objectID) }
+            if let oldID { changeMembers(of: object(with: oldID), inverse.name, removing: source.objectID) }
+            if let target { changeMembers(of: target, inverse.name, adding: source.objectID) }
             return
         }
         // One-to-one: both tables hold a column, so both sides change.
@@ -160,20 +158,24 @@ extension ManagedObjectContext {
         objectDidChange(target)
     }
 
-    /// Updates a loaded to-many of `object` named `key` (a no-op when it is not loaded).
-    private func changeLoadedMembers(
-        of object: ManagedObject, _ key: String, adding added: ObjectID? = nil, removing removed: ObjectID? = nil
+    /// Records that the to-many `key` of `owner` gained or lost a member through the other side of the
+    /// relationship, as Core Data does: its members change when they are loaded, and the owner
+    /// is marked updated (the relationship among its changed keys) whether or not they are. The save then writes
+    /// the owner's version (and an ordered relationship's order, loading its members if needed) and validates its
+    /// count rules. The owner's own values are loaded if it is a fault: its committed version is needed.
+    private func changeMembers(
+        of owner: ManagedObject, _ key: String, adding added: ObjectID? = nil, removing removed: ObjectID? = nil
     ) {
-        guard !object.state.isFault, case .toMany(let slot)? = object.layout.slots[key],
-            var members = object.state.toMany[slot]
-        else { return }
-        if let removed { members.removeAll { $0 == removed } }
-        if let added, !members.contains(added) { members.append(added) }
-        object.state.toMany[slot] = members
-        if object.layout.toMany[slot].isOrdered {
-            object.state.changedToMany.insert(slot)
-            objectDidChange(object)
+        guard case .toMany(let slot)? = owner.layout.slots[key] else { return }
+        owner.willAccessValues()
+        guard owner.state.lifecycle != .invalid, owner.state.lifecycle != .deleted else { return }
+        if var members = owner.state.toMany[slot] {
+            if let removed { members.removeAll { $0 == removed } }
+            if let added, !members.contains(added) { members.append(added) }
+            owner.state.toMany[slot] = members
         }
+        owner.state.changedToMany.insert(slot)
+        objectDidChange(owner)
     }
 
     /// Adds `member` to `owner`'s to-many `slot` and `owner` to the inverse.
@@ -190,11 +192,7 @@ extension ManagedObjectContext {
             owner.state.changedToMany.insert(slot)
             objectDidChange(owner)
             if let inverse = inverse(of: relationship) {
-                changeLoadedMembers(of: member, inverse.name, adding: owner.objectID)
-                if !member.state.isFault, member.state.toMany[member.toManySlot(inverse.name)] != nil {
-                    member.state.changedToMany.insert(member.toManySlot(inverse.name))
-                    objectDidChange(member)
-                }
+                changeMembers(of: member, inverse.name, adding: owner.objectID)
             }
             recordJoinChange(join, owner: owner.objectID, member: member.objectID, ownerIsSource, isAddition: true)
         }
@@ -213,7 +211,7 @@ extension ManagedObjectContext {
             owner.state.changedToMany.insert(slot)
             objectDidChange(owner)
             if let inverse = inverse(of: relationship) {
-                changeLoadedMembers(of: member, inverse.name, removing: owner.objectID)
+                changeMembers(of: member, inverse.name, removing: owner.objectID)
             }
             recordJoinChange(join, owner: owner.objectID, member: member.objectID, ownerIsSource, isAddition: false)
         }

@@ -102,9 +102,11 @@ extension ManagedObjectContext {
                 continue
             }
             for (slot, relationship) in layout.toMany.enumerated() where relationship.isOrdered {
-                guard state.lifecycle == .inserted || state.changedToMany.contains(slot),
-                    let members = state.toMany[slot], !members.isEmpty
-                else { continue }
+                guard state.lifecycle == .inserted || state.changedToMany.contains(slot) else { continue }
+                // An ordered to-many changed from the members' side may not be loaded: its order is the stored one
+                // with this context's changes applied.
+                let members = state.toMany[slot] ?? self.members(of: object, toManySlot: slot)
+                guard !members.isEmpty else { continue }
                 switch storage(of: relationship, in: layout) {
                 case .foreignKey(_, let table, let column, _):
                     plan.orderings.append(
@@ -220,6 +222,7 @@ extension ManagedObjectContext {
             let object = entry.takeUnretainedValue()
             for slot in object.state.toMany.indices { object.state.toMany[slot] = nil }
         }
+        refreshDerivedValues(of: saved)
         for object in saved { object.didSave() }
         for object in saved where object.state.lifecycle == .deleted { invalidate(object) }
         post(
@@ -312,8 +315,14 @@ extension ManagedObjectContext {
         case .updated:
             let object = self.object(with: id)
             object.willAccessValues()
-            object.state.attributes = state.attributes
-            object.state.toOne = state.toOne
+            // Only what the child changed (against the values it started from): the parent's own unsaved changes to
+            // other properties of the object stay, as in Core Data.
+            for slot in state.attributes.indices where state.attributeChanged(slot) {
+                object.state.attributes[slot] = state.attributes[slot]
+            }
+            for slot in state.toOne.indices where state.toOneChanged(slot) {
+                object.state.toOne[slot] = state.toOne[slot]
+            }
             for slot in state.changedToMany {
                 object.state.toMany[slot] = state.toMany[slot]
                 object.state.changedToMany.insert(slot)

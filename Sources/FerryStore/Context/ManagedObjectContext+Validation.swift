@@ -15,6 +15,8 @@ extension ManagedObjectContext {
     ///
     /// - Throws: ``ValidationError``, with code ``ValidationError/Code/multipleErrors`` for several failures.
     func validatePendingObjects(_ objects: [ManagedObject]) throws {
+        isValidatingPendingObjects = true
+        defer { isValidatingPendingObjects = false }
         var errors: [ValidationError] = []
         for object in objects {
             // Errors name the object by its URI, which is only worth building for an object that fails.
@@ -28,9 +30,7 @@ extension ManagedObjectContext {
             switch object.state.lifecycle {
             case .inserted, .updated:
                 guard object.state.hasPersistentChanges(object.layout) else { continue }
-                errors += validator.validateForInsertOrUpdate(
-                    entity: object.layout.name, attributeSlots: object.state.attributes,
-                    relationshipCount: { relationshipCount(of: object, $0) }, objectDescription: description)
+                errors += modelRuleErrors(of: object, objectDescription: description)
                 collect(&errors, from: object) {
                     object.state.lifecycle == .inserted
                         ? try object.validateForInsert() : try object.validateForUpdate()
@@ -44,6 +44,44 @@ extension ManagedObjectContext {
                 continue
             }
         }
+        if let error = ValidationError.combined(errors) { throw error }
+    }
+
+    /// The model's rules (and custom validators) on `object` as it is now, for an insert or update; values the
+    /// custom validators replace are kept on the object.
+    func modelRuleErrors(of object: ManagedObject, objectDescription: String) -> [ValidationError] {
+        // A copy: the relationship counts read the object's state while the values are checked. It costs nothing
+        // unless a custom validator replaces a value.
+        var values = object.state.attributes
+        let errors = validator.validateForInsertOrUpdate(
+            entity: object.layout.name, attributeSlots: &values,
+            relationshipCount: { relationshipCount(of: object, $0) }, objectDescription: objectDescription)
+        guard validator.hasCustomValidators else { return errors }
+        for slot in values.indices where values[slot] != object.state.attributes[slot] {
+            object.state.attributes[slot] = values[slot]
+        }
+        return errors
+    }
+
+    /// The model's rules for deleting `object`: its Deny relationships.
+    func deleteRuleErrors(of object: ManagedObject) -> [ValidationError] {
+        validator.validateForDelete(
+            entity: object.layout.name, relationshipCounts: denyRelationshipCounts(of: object),
+            objectDescription: object.objectID.uriString)
+    }
+
+    /// The base `validateFor…` methods of a managed object called outside a save: the model's rules on the object
+    /// as it is, thrown as one error. Inside a save (which runs them itself) nothing happens.
+    ///
+    /// - Throws: ``ValidationError``.
+    func validateExplicitly(_ object: ManagedObject, deleting: Bool) throws {
+        assertOnQueue()
+        guard !isValidatingPendingObjects else { return }
+        object.willAccessValues()
+        let errors =
+            deleting
+            ? deleteRuleErrors(of: object)
+            : modelRuleErrors(of: object, objectDescription: object.objectID.uriString)
         if let error = ValidationError.combined(errors) { throw error }
     }
 

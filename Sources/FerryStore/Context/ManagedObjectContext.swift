@@ -51,6 +51,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var rowCache: [ObjectID: StoredRow] = [:]
     /// Deleted objects whose delete rules have not run yet.
     var unpropagatedDeletions: [ObjectID] = []
+    /// Whether a save (or the importer's check) is validating: the base `validateFor…` methods then leave the
+    /// model's rules to it, which has run them already.
+    var isValidatingPendingObjects = false
     var nextInsertionIndex = 0
 
     struct Settings {
@@ -230,10 +233,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// The object with `id`: the registered one, or a new fault that loads its values when first read (Core Data's
-    /// `object(with:)`). A fault of a row that no longer exists reads as empty values.
+    /// `object(with:)`). A fault of a row that no longer exists reads as empty values and is marked deleted when it
+    /// fires.
     public func object(with id: ObjectID) -> ManagedObject {
         if let object = registeredObject(for: id) { return object }
-        precondition(!id.isTemporaryID, "\(id) is a temporary ID of another context; save or obtainPermanentIDs first")
+        // A child reaches the objects its ancestors inserted by their temporary IDs (their values come from them).
+        precondition(
+            !id.isTemporaryID || parent != nil,
+            "\(id) is a temporary ID of another context; save or obtainPermanentIDs first")
         let object = makeObject(layout(of: id.entityName), id: id)
         register(object)
         return object

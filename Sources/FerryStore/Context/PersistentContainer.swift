@@ -32,7 +32,7 @@ public final class PersistentContainer: Sendable {
 
     private struct State {
         var classes: ManagedObjectClasses
-        var customValidators: [(entity: String, key: String, validator: ObjectValidator.CustomValidator)] = []
+        var customValidators: [(entity: String, key: String, validator: ObjectValidator.CoercingValidator)] = []
         var store: PersistentStore?
         var viewContext: ManagedObjectContext?
         var contexts: [WeakContext] = []
@@ -70,6 +70,15 @@ public final class PersistentContainer: Sendable {
     public func addValidator(
         entity: String, key: String, _ validator: @escaping ObjectValidator.CustomValidator
     ) {
+        addCoercingValidator(entity: entity, key: key) { value in validator(value) }
+    }
+
+    /// Adds a custom validation of `key` for `entity`'s objects that may replace the value (Core Data's
+    /// `validate<Key>` writing through its in-out pointer); the object keeps the replacement. Call it before
+    /// ``loadPersistentStores()``.
+    public func addCoercingValidator(
+        entity: String, key: String, _ validator: @escaping ObjectValidator.CoercingValidator
+    ) {
         state.withLock { state in
             precondition(state.store == nil, "add validators before loadPersistentStores()")
             state.customValidators.append((entity, key, validator))
@@ -88,7 +97,7 @@ public final class PersistentContainer: Sendable {
                 throw StoreError(.openFailed, "the container \(name) already loaded its store")
             }
             for custom in state.customValidators {
-                validator.addValidator(entity: custom.entity, key: custom.key, custom.validator)
+                validator.addCoercingValidator(entity: custom.entity, key: custom.key, custom.validator)
             }
             state.store = store
         }

@@ -48,6 +48,17 @@ public struct FetchRequest: Sendable, Hashable {
     public var propertiesToFetch: [String]?
     /// Whether objects of the entity's sub-entities are fetched too.
     public var includesSubentities: Bool
+    /// Whether a context's fetches and counts take its unsaved changes into account, and those of its ancestors for
+    /// a child context (Core Data's `includesPendingChanges`, `true` by default): objects inserted and not saved are
+    /// included when they match, objects updated are tested on their current values, objects deleted are left out.
+    /// The store answers for every other object; the changed ones are tested in memory with the store's comparison
+    /// rules, and placed by the sort descriptors.
+    ///
+    /// `false` asks the store alone (objects deleted in the context are still left out): the choice of importers
+    /// that fetch while holding many unsaved objects. Dictionary results always come from the store alone, as in
+    /// Core Data. Derived attributes of unsaved objects are not recomputed in memory (the store computes them at the
+    /// save, as Core Data's does), so a predicate on one sees the value the object was loaded with.
+    public var includesPendingChanges: Bool
     /// For managed objects: whether objects not yet in the context come back as faults (Core Data's default).
     /// Their rows are read with the fetch and kept by the context, so a fault fires without I/O, and
     /// `awakeFromFetch()` runs when it fires; with `false`, values are applied (and `awakeFromFetch()` called)
@@ -79,6 +90,7 @@ public struct FetchRequest: Sendable, Hashable {
         self.resultType = resultType
         self.propertiesToFetch = nil
         self.includesSubentities = true
+        self.includesPendingChanges = true
         self.returnsObjectsAsFaults = true
         self.relationshipKeyPathsForPrefetching = []
         self.returnsDistinctResults = false

@@ -81,6 +81,21 @@ struct HistoryReader {
     /// Deletes the transactions before `token`, with their changes, and remembers the last one deleted.
     ///
     /// - Throws: ``SQLiteError``.
+    /// The transactions recorded after `date`, as ``transactions(after:author:limit:)`` from the first of them.
+    ///
+    /// - Throws: ``SQLiteError``.
+    func transactions(recordedAfter date: Date, author: String?, limit: Int?) throws -> [HistoryTransaction] {
+        guard try HistoryTables.exist(on: connection) else { return [] }
+        let table = SQL.identifier(HistoryTables.transactions)
+        guard
+            let first = try rows(
+                "SELECT min(token) FROM \(table) WHERE timestamp > ?", [.real(date.timeIntervalSince1970)]
+            ).first?[0].integer
+        else { return [] }
+        // The first kept transaction after the date is after any purge, so this never reports an expired token.
+        return try transactions(after: first - 1, author: author, limit: limit)
+    }
+
     func deleteTransactions(before token: Int64) throws {
         guard try HistoryTables.exist(on: connection) else { return }
         try connection.transaction(.immediate) {

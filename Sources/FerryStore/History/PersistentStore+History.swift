@@ -44,6 +44,41 @@ extension PersistentStore {
         }
     }
 
+    /// The transactions recorded after `date`, oldest first, each with its changes (Core Data's
+    /// `fetchHistory(after:)` with a date); only `author`'s when given, at most `limit` (the first ones after the
+    /// date). Deleted history is simply not there: a date never makes the fetch fail as an old token does.
+    ///
+    /// ```swift
+    /// let today = try await store.fetchHistory(recordedAfter: Calendar.current.startOfDay(for: Date()))
+    /// ```
+    ///
+    /// - Throws: ``StoreError`` `.sqlite`.
+    public func fetchHistory(recordedAfter date: Date, author: String? = nil, limit: Int? = nil) async throws
+        -> [HistoryTransaction]
+    {
+        try await historyAccess("fetching history") { reader in
+            try reader.transactions(recordedAfter: date, author: author, limit: limit)
+        }
+    }
+
+    /// The transactions recorded after `transaction` (Core Data's `fetchHistory(after:)` with a transaction), as
+    /// ``fetchHistory(after:author:limit:)`` with its token.
+    ///
+    /// - Throws: as ``fetchHistory(after:author:limit:)``.
+    public func fetchHistory(after transaction: HistoryTransaction, author: String? = nil, limit: Int? = nil)
+        async throws -> [HistoryTransaction]
+    {
+        try await fetchHistory(after: transaction.token, author: author, limit: limit)
+    }
+
+    /// Deletes the transactions before `transaction` (not `transaction` itself), with their changes (Core Data's
+    /// `deleteHistory(before:)` with a transaction), as ``deleteHistory(before:)`` with its token.
+    ///
+    /// - Throws: ``StoreError`` `.sqlite`.
+    public func deleteHistory(before transaction: HistoryTransaction) async throws {
+        try await deleteHistory(before: transaction.token)
+    }
+
     /// Deletes the transactions before `token` (not `token`'s own), with their changes
     /// (Core Data's `deleteHistory(before:)`). Later fetches after a deleted token fail with
     /// ``StoreError/Code/historyTokenExpired``.

@@ -40,6 +40,8 @@ final class EntityLayout: Sendable {
     let storedAttributeSlots: [Int]
     /// Slots of the attributes a save writes: stored and not derived (the store maintains derived ones).
     let writableAttributeSlots: [Int]
+    /// Slots of the derived attributes, which a save reads back.
+    let derivedAttributeSlots: [Int]
     /// Each attribute's default value, by slot: a new object's values.
     let defaultValues: [AttributeValue?]
     /// Every uniqueness constraint that applies, inherited ones first.
@@ -84,6 +86,7 @@ final class EntityLayout: Sendable {
             attributes[$0].isStored && attributes[$0].derivation == nil
         }
         self.writableAttributeSlots = writableAttributeSlots
+        derivedAttributeSlots = attributes.indices.filter { attributes[$0].derivation != nil }
         constraints = model.ancestry(of: entity.name).flatMap { declaring in
             let entityIndex = model.entities.firstIndex { $0.name == declaring.name } ?? 0
             return declaring.uniquenessConstraints.enumerated().map { index, names in

@@ -51,7 +51,8 @@ open class ManagedObject {
     public var isFault: Bool { state.isFault }
     /// Whether the object was inserted and not saved yet.
     public var isInserted: Bool { state.lifecycle == .inserted }
-    /// Whether the object was deleted and the deletion not saved yet.
+    /// Whether the object was deleted and the deletion not saved yet; also true for a fault whose row was found gone
+    /// when it fired (Core Data's `shouldDeleteInaccessibleFaults`), whose values then read as nil.
     public var isDeleted: Bool { state.lifecycle == .deleted }
     /// Whether a saved object has changes not saved yet.
     public var isUpdated: Bool { state.lifecycle == .updated }
@@ -182,13 +183,48 @@ open class ManagedObject {
     open func didSave() {}
     /// Called when the object is deleted, before its delete rules run (its relationships are still readable).
     open func prepareForDeletion() {}
-    /// Custom checks before an inserted object is saved, after the model's rules. Throw a ``ValidationError``
-    /// (errors from the model's rules and from here are reported together).
-    open func validateForInsert() throws {}
-    /// Custom checks before an updated object is saved.
-    open func validateForUpdate() throws {}
-    /// Custom checks before a deleted object's deletion is saved.
-    open func validateForDelete() throws {}
+    /// Checks the object as the save of an insert will (Core Data's `validateForInsert()`): called by you, it runs
+    /// the model's rules (and the custom validators, whose replacements the object keeps) and throws what fails.
+    /// Override it for custom checks and call `super` first to keep the model's rules when you call it yourself;
+    /// throw a ``ValidationError``. During a save, which runs the model's rules itself and reports them together
+    /// with an override's errors, the base implementation does nothing.
+    ///
+    /// - Throws: ``ValidationError``, with code ``ValidationError/Code/multipleErrors`` for several failures.
+    open func validateForInsert() throws {
+        try context.validateExplicitly(self, deleting: false)
+    }
+    /// Checks the object as the save of an update will (Core Data's `validateForUpdate()`); see
+    /// ``validateForInsert()``.
+    ///
+    /// - Throws: ``ValidationError``.
+    open func validateForUpdate() throws {
+        try context.validateExplicitly(self, deleting: false)
+    }
+    /// Checks that the object may be deleted (Core Data's `validateForDelete()`): a relationship whose delete rule
+    /// is Deny must be empty (1600); see ``validateForInsert()`` for overriding.
+    ///
+    /// - Throws: ``ValidationError``.
+    open func validateForDelete() throws {
+        try context.validateExplicitly(self, deleting: true)
+    }
+
+    /// Checks `value` for the attribute `key` without setting it (Core Data's `validateValue(_:forKey:)`): the
+    /// model's rules for the attribute, then the custom validators, which may replace `value`. Each error carries
+    /// the value it found (``ValidationError/value``) and the rule it broke (``ValidationError/rule``).
+    ///
+    /// ```swift
+    /// var name: AttributeValue? = .string(input)
+    /// try category.validateValue(&name, forKey: "name")
+    /// category.setValue(name, forKey: "name")
+    /// ```
+    ///
+    /// `key` must be a non-derived attribute; anything else traps.
+    /// - Throws: ``ValidationError``, with code ``ValidationError/Code/multipleErrors`` for several failures.
+    public func validateValue(_ value: inout AttributeValue?, forKey key: String) throws {
+        let errors = context.validator.validateValue(
+            &value, forKey: key, entity: layout.name, objectDescription: objectID.uriString)
+        if let error = ValidationError.combined(errors) { throw error }
+    }
 
     // MARK: Internals
 

@@ -48,7 +48,10 @@ package struct AttributeRules: Sendable {
         guard let value else {
             // As Core Data: a non-optional attribute that is nil fails with 1570; nil skips every other check.
             guard attribute.isOptional else {
-                return [ValidationError(.missingMandatoryProperty, message: "a value is required (not optional)")]
+                return [
+                    ValidationError(
+                        .missingMandatoryProperty, message: "a value is required (not optional)", rule: "SELF != nil")
+                ]
             }
             return []
         }
@@ -56,7 +59,8 @@ package struct AttributeRules: Sendable {
             return [
                 ValidationError(
                     .managedObjectValidation,
-                    message: "expected a value of type \(attribute.type.name), found \(value.kindName)")
+                    message: "expected a value of type \(attribute.type.name), found \(value.kindName)",
+                    rule: "SELF isKindOf \(attribute.type.name)")
             ]
         }
         guard checksValues else { return [] }
@@ -80,7 +84,8 @@ package struct AttributeRules: Sendable {
                     tooLarge ? .numberTooLarge : .numberTooSmall,
                     message: tooLarge
                         ? "must be at most \(range.upperBound), the largest \(attribute.type.name)"
-                        : "must be at least \(range.lowerBound), the smallest \(attribute.type.name)")
+                        : "must be at least \(range.lowerBound), the smallest \(attribute.type.name)",
+                    rule: tooLarge ? "SELF <= \(range.upperBound)" : "SELF >= \(range.lowerBound)")
             ]
         }
         return checkNumber(
@@ -107,10 +112,14 @@ package struct AttributeRules: Sendable {
     ) -> [ValidationError] {
         var errors: [ValidationError] = []
         if let min = attribute.minValue, isBelow(exactMinimum, min) {
-            errors.append(ValidationError(.numberTooSmall, message: "must be at least \(shown(min))"))
+            errors.append(
+                ValidationError(.numberTooSmall, message: "must be at least \(shown(min))",
+                    rule: "SELF >= \(shown(min))"))
         }
         if let max = attribute.maxValue, isAbove(exactMaximum, max) {
-            errors.append(ValidationError(.numberTooLarge, message: "must be at most \(shown(max))"))
+            errors.append(
+                ValidationError(.numberTooLarge, message: "must be at most \(shown(max))",
+                    rule: "SELF <= \(shown(max))"))
         }
         return errors
     }
@@ -120,10 +129,14 @@ package struct AttributeRules: Sendable {
         let seconds = date.timeIntervalSince1970
         var errors: [ValidationError] = []
         if let min = attribute.minValue, seconds < min {
-            errors.append(ValidationError(.dateTooSoon, message: "must not be before \(shown(min))"))
+            errors.append(
+                ValidationError(.dateTooSoon, message: "must not be before \(shown(min))",
+                    rule: "SELF >= \(shown(min))"))
         }
         if let max = attribute.maxValue, seconds > max {
-            errors.append(ValidationError(.dateTooLate, message: "must not be after \(shown(max))"))
+            errors.append(
+                ValidationError(.dateTooLate, message: "must not be after \(shown(max))",
+                    rule: "SELF <= \(shown(max))"))
         }
         return errors
     }
@@ -134,16 +147,20 @@ package struct AttributeRules: Sendable {
         var errors: [ValidationError] = []
         if let min = attribute.minLength, length < min {
             errors.append(
-                ValidationError(.stringTooShort, message: "must be at least \(min) UTF-16 code units long"))
+                ValidationError(
+                    .stringTooShort, message: "must be at least \(min) UTF-16 code units long",
+                        rule: "length >= \(min)"))
         }
         if let max = attribute.maxLength, length > max {
             errors.append(
-                ValidationError(.stringTooLong, message: "must be at most \(max) UTF-16 code units long"))
+                ValidationError(
+                    .stringTooLong, message: "must be at most \(max) UTF-16 code units long", rule: "length <= \(max)"))
         }
         if let pattern, let source = attribute.regularExpression, !pattern.matches(string) {
             errors.append(
                 ValidationError(
-                    .stringPatternMatching, message: "must match the regular expression '\(source)' as a whole"))
+                    .stringPatternMatching, message: "must match the regular expression '\(source)' as a whole",
+                    rule: "SELF MATCHES '\(source)'"))
         }
         return errors
     }

@@ -41,7 +41,8 @@ struct EntityRules: Sendable {
             precondition(count <= 1, "to-one relationship '\(relationship.name)' cannot hold \(count) objects")
             // 9.3: "Non-optional attribute or to-one relationship that is nil -> 1570".
             guard count == 0, !relationship.isOptional else { return nil }
-            return ValidationError(.missingMandatoryProperty, message: "an object is required (not optional)")
+            return ValidationError(
+                .missingMandatoryProperty, message: "an object is required (not optional)", rule: "SELF != nil")
         }
         // 9.3: "For an **optional** to-many that is empty, `minCount` is not enforced (the count rule applies
         // only when non-empty)".
@@ -52,12 +53,14 @@ struct EntityRules: Sendable {
         let minimum = relationship.isOptional ? relationship.minCount : max(relationship.minCount, 1)
         if count < minimum {
             return ValidationError(
-                .relationshipLacksMinimumCount, message: "must hold at least \(objects(minimum))")
+                .relationshipLacksMinimumCount, message: "must hold at least \(objects(minimum))",
+                rule: "@count >= \(minimum)")
         }
         // 9.3: "above `maxCount` -> 1590"; a maxCount of 0 means no maximum.
         if relationship.maxCount > 0 && count > relationship.maxCount {
             return ValidationError(
-                .relationshipExceedsMaximumCount, message: "must hold at most \(objects(relationship.maxCount))")
+                .relationshipExceedsMaximumCount, message: "must hold at most \(objects(relationship.maxCount))",
+                rule: "@count <= \(relationship.maxCount)")
         }
         return nil
     }

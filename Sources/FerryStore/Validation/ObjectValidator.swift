@@ -24,13 +24,16 @@ public struct ObjectValidator: Sendable {
     /// A custom check of one attribute's value (Core Data's `validate<Key>`): nil when the value is acceptable,
     /// otherwise an error. Fields of the error left nil (entity, key, object description) are filled in.
     public typealias CustomValidator = @Sendable (AttributeValue?) -> ValidationError?
+    /// A custom check that may also replace the value (Core Data's `validate<Key>` writing through its in-out
+    /// pointer): a context saving, or ``ManagedObject/validateValue(_:forKey:)``, keeps the replacement.
+    public typealias CoercingValidator = @Sendable (inout AttributeValue?) -> ValidationError?
 
     /// The model the rules come from.
     public let model: ManagedObjectModel
     /// Each entity's prepared rules, by entity name.
     let entityRules: [String: EntityRules]
     /// Custom validators by entity, then key, in registration order.
-    private(set) var customValidators: [String: [String: [CustomValidator]]] = [:]
+    private(set) var customValidators: [String: [String: [CoercingValidator]]] = [:]
 
     /// Prepares the rules of every entity of `model`.
     ///
@@ -52,6 +55,21 @@ public struct ObjectValidator: Sendable {
     /// error and traps.
     public mutating func addValidator(
         entity: String, key: String, _ validator: @escaping CustomValidator
+    ) {
+        addCoercingValidator(entity: entity, key: key) { value in validator(value) }
+    }
+
+    /// Adds a custom check of `key` that may replace the value it is given, as ``addValidator(entity:key:_:)``
+    /// otherwise: the checks after it, and the save, see the replacement.
+    ///
+    /// ```swift
+    /// validator.addCoercingValidator(entity: "Book", key: "isbn") { value in
+    ///     if case .string(let isbn)? = value { value = .string(isbn.filter(\.isNumber)) }
+    ///     return nil
+    /// }
+    /// ```
+    public mutating func addCoercingValidator(
+        entity: String, key: String, _ validator: @escaping CoercingValidator
     ) {
         guard let rules = entityRules[entity] else {
             preconditionFailure("no entity '\(entity)' in the model")
@@ -84,43 +102,85 @@ public struct ObjectValidator: Sendable {
         precondition(
             relationshipCounts.keys.allSatisfy { rules.relationshipNames.contains($0) },
             "counts given for keys that are not relationships of \(entity)")
-        let slots = model.allAttributes(of: entity).map { attributes[$0.name] ?? nil }
+        var slots = model.allAttributes(of: entity).map { attributes[$0.name] ?? nil }
         return validateForInsertOrUpdate(
-            entity: entity, attributeSlots: slots, relationshipCount: { relationshipCounts[$0.name] ?? 0 },
+            entity: entity, attributeSlots: &slots, relationshipCount: { relationshipCounts[$0.name] ?? 0 },
             objectDescription: objectDescription)
     }
 
     /// ``validateForInsertOrUpdate(entity:attributes:relationshipCounts:objectDescription:)`` for a managed object,
     /// without building dictionaries: `attributeSlots` holds every attribute's value in model order (inherited
-    /// first, derived included), and `relationshipCount` counts a relationship's objects.
+    /// first, derived included), where coercing validators leave their replacements, and `relationshipCount`
+    /// counts a relationship's objects.
     func validateForInsertOrUpdate(
-        entity: String, attributeSlots values: [AttributeValue?],
+        entity: String, attributeSlots values: inout [AttributeValue?],
         relationshipCount: (RelationshipDescription) -> Int, objectDescription: String
     ) -> [ValidationError] {
         let rules = rules(of: entity)
         let custom = customValidators(of: rules)
         var errors: [ValidationError] = []
         for (attribute, slot) in zip(rules.attributes, rules.attributeSlots) {
-            let name = attribute.attribute.name
-            let value = values[slot]
-            let failures = attribute.check(value)
-            if !failures.isEmpty {
-                errors += failures.map { $0.filling(entity: entity, key: name, objectDescription: objectDescription) }
-                // A value of the wrong kind is not what a custom check is written for; report only the type problem.
-                guard !failures.contains(where: { $0.code == .managedObjectValidation }) else { continue }
+            // Most models have no custom validators: no lookup by name per attribute for them, and no in-out access
+            // to the value (which would copy the caller's array of values, shared with the object's, per object).
+            guard !custom.isEmpty, let validators = custom[attribute.attribute.name] else {
+                let value = values[slot]
+                let failures = attribute.check(value)
+                if !failures.isEmpty {
+                    errors += failures.map {
+                        $0.filling(
+                            entity: entity, key: attribute.attribute.name, objectDescription: objectDescription,
+                            value: value)
+                    }
+                }
+                continue
             }
-            // Most models have no custom validators: no lookup by name per attribute for them.
-            guard !custom.isEmpty, let validators = custom[name] else { continue }
-            for validator in validators {
-                guard let error = validator(value) else { continue }
-                errors.append(error.filling(entity: entity, key: name, objectDescription: objectDescription))
-            }
+            errors += check(&values[slot], attribute, validators, entity: entity, objectDescription: objectDescription)
         }
         for relationship in rules.relationships {
             guard let failure = EntityRules.check(relationship, count: relationshipCount(relationship)) else {
                 continue
             }
             errors.append(failure.filling(entity: entity, key: relationship.name, objectDescription: objectDescription))
+        }
+        return errors
+    }
+
+    /// Checks `value` for the attribute `key` of `entity`'s objects (Core Data's `validateValue(_:forKey:)`): the
+    /// model's rules, then the custom validators, which may replace it.
+    ///
+    /// `key` must be a non-derived attribute of `entity`; anything else traps.
+    ///
+    /// - Returns: Every failure, each carrying the value it found and the rule it broke; empty when the value
+    ///   passes.
+    public func validateValue(
+        _ value: inout AttributeValue?, forKey key: String, entity: String, objectDescription: String
+    ) -> [ValidationError] {
+        let rules = rules(of: entity)
+        guard let attribute = rules.attributes.first(where: { $0.attribute.name == key }) else {
+            preconditionFailure("'\(key)' is not a non-derived attribute of \(entity)")
+        }
+        return check(
+            &value, attribute, customValidators(of: rules)[key] ?? [], entity: entity,
+            objectDescription: objectDescription)
+    }
+
+    /// One attribute's checks: the model's rules, then `validators` in order, each seeing the value the ones
+    /// before it left.
+    private func check(
+        _ value: inout AttributeValue?, _ attribute: AttributeRules, _ validators: [CoercingValidator],
+        entity: String, objectDescription: String
+    ) -> [ValidationError] {
+        let name = attribute.attribute.name
+        let failures = attribute.check(value)
+        var errors = failures.map {
+            $0.filling(entity: entity, key: name, objectDescription: objectDescription, value: value)
+        }
+        // A value of the wrong kind is not what a custom check is written for; report only the type problem.
+        guard !failures.contains(where: { $0.code == .managedObjectValidation }) else { return errors }
+        for validator in validators {
+            let given = value
+            guard let error = validator(&value) else { continue }
+            errors.append(error.filling(entity: entity, key: name, objectDescription: objectDescription, value: given))
         }
         return errors
     }
@@ -148,9 +208,12 @@ public struct ObjectValidator: Sendable {
                 .relationshipDeniedDelete,
                 message: "the delete rule is Deny and the relationship still holds objects; "
                     + "empty it before deleting the object",
-                entity: entity, key: relationship.name, objectDescription: objectDescription)
+                entity: entity, key: relationship.name, objectDescription: objectDescription, rule: "@count == 0")
         }
     }
+
+    /// Whether any custom validator was added (values can be replaced only then).
+    var hasCustomValidators: Bool { !customValidators.isEmpty }
 
     /// The prepared rules of `entity`, which must be in the model.
     private func rules(of entity: String) -> EntityRules {
@@ -159,9 +222,9 @@ public struct ObjectValidator: Sendable {
     }
 
     /// The custom validators that apply to an entity's objects, by key: its ancestors' first, then its own.
-    private func customValidators(of rules: EntityRules) -> [String: [CustomValidator]] {
+    private func customValidators(of rules: EntityRules) -> [String: [CoercingValidator]] {
         guard !customValidators.isEmpty else { return [:] }
-        var byKey: [String: [CustomValidator]] = [:]
+        var byKey: [String: [CoercingValidator]] = [:]
         for name in rules.ancestry {
             for (key, validators) in customValidators[name] ?? [:] {
                 byKey[key, default: []] += validators

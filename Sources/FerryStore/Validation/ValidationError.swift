@@ -87,19 +87,30 @@ public struct ValidationError: Error, Sendable, CustomStringConvertible {
     public var objectDescription: String?
     /// What was expected, without the offending value.
     public var message: String
+    /// The offending value (Core Data's `NSValidationValueErrorKey`) for an attribute's failure; nil for a
+    /// relationship, a whole object, or a nil value. Kept out of ``description`` and ``message``: logs travel, and
+    /// the value may be row data.
+    public var value: AttributeValue?
+    /// The rule that failed, as Core Data's validation predicates spell it (`NSValidationPredicateErrorKey`):
+    /// `SELF != nil`, `SELF >= 0`, `length <= 20`, `SELF MATCHES '[A-Z]+'`, `@count >= 2`; nil for a custom
+    /// validator's error unless it sets one.
+    public var rule: String?
     /// For ``Code/multipleErrors``, every individual error, flat and in the order found; otherwise empty.
     public var detailedErrors: [ValidationError]
 
     /// Creates an error about one check. Custom validators may leave `entity`, `key` and `objectDescription`
     /// out: ``ObjectValidator`` fills them in with the object and key being validated.
     public init(
-        _ code: Code, message: String, entity: String? = nil, key: String? = nil, objectDescription: String? = nil
+        _ code: Code, message: String, entity: String? = nil, key: String? = nil, objectDescription: String? = nil,
+        value: AttributeValue? = nil, rule: String? = nil
     ) {
         self.code = code
         self.message = message
         self.entity = entity
         self.key = key
         self.objectDescription = objectDescription
+        self.value = value
+        self.rule = rule
         self.detailedErrors = []
     }
 
@@ -152,14 +163,17 @@ public struct ValidationError: Error, Sendable, CustomStringConvertible {
         return only
     }
 
-    /// Fills in whichever of entity, key and object description is missing, here and in ``detailedErrors``.
-    func filling(entity: String, key: String?, objectDescription: String) -> ValidationError {
+    /// Fills in whichever of entity, key, object description and value is missing, here and in ``detailedErrors``.
+    func filling(
+        entity: String, key: String?, objectDescription: String, value: AttributeValue? = nil
+    ) -> ValidationError {
         var filled = self
         filled.entity = filled.entity ?? entity
         filled.key = filled.key ?? key
         filled.objectDescription = filled.objectDescription ?? objectDescription
+        filled.value = filled.value ?? value
         filled.detailedErrors = detailedErrors.map {
-            $0.filling(entity: entity, key: key, objectDescription: objectDescription)
+            $0.filling(entity: entity, key: key, objectDescription: objectDescription, value: value)
         }
         return filled
     }

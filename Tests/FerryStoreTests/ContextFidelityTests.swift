@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FerryStore
+import FerrySQLite
 
 /// Behaviours where a context must do what Core Data does, each found diverging once (issue 20): ordered moves,
 /// inverse to-many bookkeeping, count rules checked from the member side, counts that agree with fetches,

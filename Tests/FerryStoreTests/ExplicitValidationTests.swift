@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import FerryStore
+import FerrySQLite
 
 /// A category that refuses names starting with a digit, on top of the model's rules (which it keeps by calling
 /// super first, as Core Data asks of overrides).

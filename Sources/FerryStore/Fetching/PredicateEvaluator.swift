@@ -1,4 +1,5 @@
 import FerrySQLite
+import Foundation
 
 /// Evaluates a predicate on one managed object's current values, unsaved changes included, as the store's SQL
 /// evaluates it on a row: for fetches that include a context's pending changes

@@ -49,6 +49,28 @@ struct ModelConvertCommandTests {
         }
     }
 
+    @Test func aPipelineRunsWithAnXcodeModelAsItsModel() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            try TestSupport.write(
+                Array("sku,price\nSKU-0001,2.50\nSKU-0002,3.10\n".utf8), to: "products.csv", in: folder)
+            let pipeline = folder.appendingPathComponent("nightly.yml")
+            try Data(
+                """
+                store: catalog.sqlite
+                model: \(xcodeModel)
+                steps:
+                  - import: { name: products, source: products.csv, entity: Product, key: sku }
+                """.utf8
+            ).write(to: pipeline)
+            let validate = try ferry.run(["validate", pipeline.path])
+            #expect(validate.status == 0, "\(validate.standardError)")
+            let run = try ferry.run(["run", pipeline.path])
+            #expect(run.status == 0, "\(run.standardError)")
+            let store = folder.appendingPathComponent("catalog.sqlite").path
+            #expect(try PersistentStore.storedModel(at: store) == (try ManagedObjectModel.load(from: xcodeModel)))
+        }
+    }
+
     @Test func aBrokenXcodeModelOrAWrongOutputIsRefused() throws {
         try TestSupport.withTemporaryFolder { folder in
             let version = folder.appendingPathComponent("Bad.xcdatamodel")

@@ -131,6 +131,31 @@ struct XcodeModelErrorTests {
             warnings == ["\(file):6: entity Place: fetch index byX: type RTree is made as an ordinary (B-tree) index"])
     }
 
+    @Test("Compound indexes of older files are indexes; bounds on binary values are warnings")
+    func olderIndexesAndBinaryBounds() throws {
+        let file = try ModelFile(
+            xcodeContents: XcodeModelFixture.contents(
+                """
+                <entity name="Event">
+                    <attribute name="kind" optional="YES" attributeType="String"/>
+                    <attribute name="at" optional="YES" attributeType="Date"/>
+                    <attribute name="payload" optional="YES" attributeType="Binary" maxValueString="1024"/>
+                    <compoundIndexes>
+                        <compoundIndex>
+                            <index value="kind"/>
+                            <index value="at"/>
+                        </compoundIndex>
+                    </compoundIndexes>
+                </entity>
+                """), path: file)
+        #expect(file.model.entity(named: "Event")?.indexes == [["kind", "at"]])
+        #expect(
+            file.warnings.map(\.description) == [
+                "\(self.file):6: entity Event, attribute payload: maxValueString=\"1024\" is ignored: Ferry checks no "
+                    + "bounds on binary values"
+            ])
+    }
+
     @Test("Text that is not well-formed XML is one error with its line")
     func malformedXML() {
         let error = XcodeModelFixture.thrown(

@@ -1,8 +1,9 @@
 # Ferry: `make demo` and `make test` work on a fresh Debian machine with Swift installed.
-# They install the C libraries Ferry links (libsqlite3-dev, libcsv-dev, libssl-dev) when missing.
+# They install the C libraries Ferry links (libsqlite3-dev, libcsv-dev, libssl-dev) when missing, and libxml2,
+# which Foundation's XMLParser (FoundationXML) loads to read Xcode models.
 
 SWIFT        ?= swift
-SYSTEM_PKGS  := libsqlite3-dev libcsv-dev libssl-dev
+SYSTEM_PKGS  := libsqlite3-dev libcsv-dev libssl-dev libxml2
 # Where Pipelines/demo.yml writes.
 DEMO_OUT     := out/demo
 FERRY        := .build/debug/ferry

@@ -87,6 +87,8 @@ let package = Package(
         .testTarget(
             name: "FerryStoreTests",
             dependencies: ["FerryStore", "FerryTestSupport"],
+            // Model files read by path (TestSupport.packageRoot); Xcode models must not be compiled as resources.
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

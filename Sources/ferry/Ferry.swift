@@ -23,7 +23,9 @@ struct Ferry: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             RunCommand.self, ValidateCommand.self, ImportCommand.self, ExportCommand.self, SnapshotCommand.self,
-            InspectCommand.self, HistoryCommand.self, SchemaCommand.self, PruneCommand.self, ConvertCommand.self, CountCommand.self,
+            InspectCommand.self, HistoryCommand.self, SchemaCommand.self, PruneCommand.self, ConvertCommand.self,
+            CountCommand.self,
+            ModelCommand.self,
         ]
     )
 

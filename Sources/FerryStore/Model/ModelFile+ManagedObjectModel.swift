@@ -78,6 +78,32 @@ extension ManagedObjectModel {
     /// may not start with `ferry_` (Ferry's tables) or `sqlite_` (SQLite's). Names that differ only in case
     /// clash, as SQLite ignores case in names.
     ///
+    /// ## Xcode models
+    ///
+    /// `path` may also name an Xcode model: an `.xcdatamodeld` folder (the version its `.xccurrentversion` names is
+    /// loaded; ``XcodeModelBundle`` lists every version) or one `.xcdatamodel` folder (its XML `contents` file). It
+    /// gives the same ``ManagedObjectModel`` as the YAML that says the same, with the same ``versionHash``:
+    /// - entities with `isAbstract` and `parentEntity`, in the order the file lists them;
+    /// - attributes of every type Ferry stores (`Integer 16/32/64`, `Decimal`, `Double`, `Float`, `String`,
+    ///   `Boolean`, `Date`, `Binary`, `UUID`, `URI`, and `Transformable` with its `valueTransformerName`), with
+    ///   `optional` (absent means `NO`, as in Xcode's files), `transient`, `indexed`, `defaultValueString` (and
+    ///   `defaultDateTimeInterval` for dates, in seconds since 2001), `minValueString`/`maxValueString` (bounds of
+    ///   numbers, lengths of strings), `minDateTimeInterval`/`maxDateTimeInterval`, `regularExpressionString`,
+    ///   `allowsExternalBinaryDataStorage`, and `derived` with its `derivationExpression` (`items.@count` becomes
+    ///   `@count items`, `items.price.@sum` becomes `@sum items.price`);
+    /// - relationships with `destinationEntity`, `inverseName`, `toMany`, `ordered`, `optional`, `deletionRule`
+    ///   (`Nullify`, `Cascade`, `Deny`, `No Action`) and, on to-many ones, `minCount`/`maxCount`;
+    /// - uniqueness constraints, fetch indexes (and the older compound indexes), and `<fetchRequest>` templates.
+    ///
+    /// What would change the data if it were left out (composite attributes, the `Undefined` type, transient
+    /// relationships, indexes on expressions, a transformable without a transformer name) is an error. What does not
+    /// shape the store (configurations, fetched properties, user info, renaming identifiers, version hash modifiers,
+    /// unknown settings) is a warning with its line in ``ModelFile/warnings``. Settings for Xcode's own code
+    /// generator and editor (`representedClassName`, `codeGenerationType`, `customClassName`,
+    /// `usesScalarValueType`, `syncable`, the diagram's `<elements>`) are ignored. Xcode lists entities by name when
+    /// it saves; a model converted to Xcode's format and saved again in Xcode may therefore list them in another
+    /// order, which changes the version hash.
+    ///
     /// ## Errors
     ///
     /// Every problem is reported, one line each, naming the file, line, entity and property:
@@ -89,7 +115,7 @@ extension ManagedObjectModel {
     /// A relationship without an inverse, and a few other doubtful choices, are warnings: the model loads. Use
     /// ``ModelFile`` to see them.
     ///
-    /// - Parameter path: the model file, usually under `Pipelines/`.
+    /// - Parameter path: the model file, usually under `Pipelines/`, or an `.xcdatamodeld`/`.xcdatamodel` folder.
     /// - Returns: the validated model.
     /// - Throws: ``ModelError``: a single problem, or code ``ModelError/Code/multipleErrors`` with every problem
     ///   in ``ModelError/detailedErrors``; ``ModelError/Code/fileNotFound`` when there is no such file.

@@ -1,7 +1,7 @@
 import Foundation
 import Yams
 
-/// A model loaded from a YAML model file, with the warnings its validation raised.
+/// A model loaded from a model file (YAML, or an Xcode `.xcdatamodeld`), with the warnings its validation raised.
 ///
 /// Use ``ManagedObjectModel/load(from:)`` when the warnings do not matter; use this type to show them (for
 /// example in `ferry validate`). The format is described at ``ManagedObjectModel/load(from:)``.
@@ -13,11 +13,16 @@ public struct ModelFile: Sendable {
     /// What validation found questionable but allowed, in file order.
     public let warnings: [ModelWarning]
 
-    /// Loads and validates the model file at `path`.
+    /// Loads and validates the model file at `path`: YAML, or an Xcode model (an `.xcdatamodeld` folder, whose
+    /// current version `.xccurrentversion` names, or one `.xcdatamodel` folder; see ``XcodeModelBundle``).
     ///
     /// - Throws: ``ModelError`` with code ``ModelError/Code/fileNotFound`` or ``ModelError/Code/unreadableFile``
     ///   when the file cannot be read; otherwise as ``init(yaml:path:)``.
     public init(contentsOf path: String) throws {
+        if XcodeModelBundle.isXcodeModel(path) {
+            try self.init(xcodeModelAt: path)
+            return
+        }
         guard FileManager.default.fileExists(atPath: path) else {
             throw ModelError(.fileNotFound, "no such model file", file: path)
         }

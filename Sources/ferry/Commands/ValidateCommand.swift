@@ -10,11 +10,13 @@ struct ValidateCommand: ParsableCommand {
         abstract: "Check a pipeline file (or a model file) without touching any data.",
         discussion: """
             Every problem is listed with its file, line and key path, and what would be valid; the exit code is \
-            78 when there is any. A file with `entities:` at the top is checked as a model file.
+            78 when there is any. A file with `entities:` at the top is checked as a model file, and so is an \
+            Xcode model (an .xcdatamodeld folder, whose current version is checked, or one .xcdatamodel folder).
 
             Examples:
               ferry validate Pipelines/nightly.yml
               ferry validate Pipelines/catalog.model.yml
+              ferry validate App/Catalog.xcdatamodeld
             """
     )
 
@@ -24,7 +26,10 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-            if text.split(separator: "\n").contains(where: { $0.hasPrefix("entities:") }) {
+            let isModel =
+                XcodeModelBundle.isXcodeModel(file)
+                || text.split(separator: "\n").contains(where: { $0.hasPrefix("entities:") })
+            if isModel {
                 let model = try ModelFile(contentsOf: file)
                 for warning in model.warnings { printError("warning: \(warning)") }
                 print("\(file): valid model (\(counted(model.model.entities.count, "entity", "entities")))")

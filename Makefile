@@ -1,8 +1,9 @@
 # Ferry: `make demo` and `make test` work on a fresh Debian machine with Swift installed.
-# They install the C libraries Ferry links (libsqlite3-dev, libcsv-dev, libssl-dev) when missing.
+# They install the C libraries Ferry links (libsqlite3-dev, libcsv-dev, libssl-dev, libzstd-dev, libsnappy-dev)
+# when missing.
 
 SWIFT        ?= swift
-SYSTEM_PKGS  := libsqlite3-dev libcsv-dev libssl-dev
+SYSTEM_PKGS  := libsqlite3-dev libcsv-dev libssl-dev libzstd-dev libsnappy-dev
 # Where Pipelines/demo.yml writes.
 DEMO_OUT     := out/demo
 FERRY        := .build/debug/ferry

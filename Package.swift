@@ -46,7 +46,7 @@ let package = Package(
         ),
         .target(
             name: "FerryIO",
-            dependencies: ["CLibCSV"],
+            dependencies: ["CLibCSV", "CZstd", "CSnappy"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -124,13 +124,19 @@ public struct Exporter: Sendable {
         let rows = try snapshot.rows(of: request, changedAfter: previousToken)
         // The manifest's checksum is computed beside the writing, from the bytes as they go out.
         let digest = spec.writesManifest ? ConcurrentDigest() : nil
-        let writer = try spec.format.openWriter(
-            path: spec.output, observer: digest.map { digest in { digest.update($0) } })
+        let observer = digest.map { digest in { (bytes: UnsafeRawBufferPointer) in digest.update(bytes) } }
         let fields = rows.columns.map(\.key)
-        try writer.begin(columns: fields)
-        let count = try writeRows(
-            rows, to: writer, spec: spec, blobFolder: snapshot.blobFolderPath, progress: progress)
-        try writer.finish()
+        let count: Int
+        if spec.format == .parquet {
+            count = try writeParquet(
+                rows, spec: spec, model: snapshot.schema.model, blobFolder: snapshot.blobFolderPath,
+                observer: observer, progress: progress)
+        } else {
+            let writer = try spec.format.openWriter(path: spec.output, observer: observer)
+            try writer.begin(columns: fields)
+            count = try writeRows(rows, to: writer, spec: spec, blobFolder: snapshot.blobFolderPath, progress: progress)
+            try writer.finish()
+        }
         let deleted = try previousToken.map { token in
             try snapshot.deletedObjects(of: spec.entity, after: token).map { change in
                 change.tombstone.mapValues(ManifestValue.init)

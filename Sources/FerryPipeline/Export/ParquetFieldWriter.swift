@@ -1,0 +1,192 @@
+import FerryIO
+import FerrySQLite
+import FerryStore
+import Foundation
+
+/// Writes snapshot rows to a ``ParquetWriter``, typed from the model, straight from SQLite's buffers.
+///
+/// Attribute types map to Parquet exactly:
+///
+/// | attribute | Parquet |
+/// |---|---|
+/// | string, URI | BYTE_ARRAY, STRING |
+/// | integer16, integer32 | INT32, INTEGER(16 or 32, signed) |
+/// | integer64 | INT64 |
+/// | double, float | DOUBLE, FLOAT |
+/// | boolean | BOOLEAN |
+/// | date | INT64, TIMESTAMP(MICROS, adjusted to UTC) |
+/// | UUID | FIXED_LEN_BYTE_ARRAY(16), UUID |
+/// | binary, transformable | BYTE_ARRAY (externally stored values read from their files) |
+/// | decimal | BYTE_ARRAY, STRING: its exact stored text (the model declares no precision or scale) |
+///
+/// A key path through relationships (`category.name`) takes the type of the attribute at its end. A column is
+/// required (no definition levels) when its attribute is a non-optional attribute of the exported entity itself;
+/// optional attributes, and every key path through a relationship (whose destination may be missing), are optional.
+final class ParquetFieldWriter {
+    /// How one column's stored value is written.
+    enum Encoding {
+        case integer, real, boolean, date, uuid, text, binary
+    }
+
+    private let encodings: [Encoding]
+    private let keys: [String]
+    private let blobFolder: String
+    /// A UUID's 16 bytes, parsed from its stored text.
+    private let uuidBytes: UnsafeMutableRawBufferPointer
+
+    /// A writer for `columns`, reading blob files from `blobFolder`.
+    init(columns: [SnapshotRows.Column], blobFolder: String) {
+        encodings = columns.map { Self.encoding(of: $0.type) }
+        keys = columns.map(\.key)
+        self.blobFolder = blobFolder
+        uuidBytes = .allocate(byteCount: 16, alignment: 8)
+    }
+
+    deinit {
+        uuidBytes.deallocate()
+    }
+
+    /// The Parquet columns for `columns` of `entity`'s rows, in order.
+    static func parquetColumns(
+        for columns: [SnapshotRows.Column], entity: String, model: ManagedObjectModel
+    ) -> [ParquetColumn] {
+        let attributes = model.allAttributes(of: entity)
+        return columns.map { column in
+            let isOptional =
+                column.key.contains(".") || (attributes.first { $0.name == column.key }?.isOptional ?? true)
+            return ParquetColumn(name: column.key, type: valueType(of: column.type), isOptional: isOptional)
+        }
+    }
+
+    static func valueType(of type: AttributeType) -> ParquetValueType {
+        switch type {
+        case .string, .uri, .decimal: .string
+        case .integer16: .int16
+        case .integer32: .int32
+        case .integer64: .int64
+        case .double: .double
+        case .float: .float
+        case .boolean: .boolean
+        case .date: .timestampMicros
+        case .uuid: .uuid
+        case .binary, .transformable: .binary
+        }
+    }
+
+    static func encoding(of type: AttributeType) -> Encoding {
+        switch type {
+        case .integer16, .integer32, .integer64: .integer
+        case .double, .float: .real
+        case .boolean: .boolean
+        case .date: .date
+        case .uuid: .uuid
+        case .string, .uri, .decimal: .text
+        case .binary, .transformable: .binary
+        }
+    }
+
+    /// Writes the current row of `statement` as one row.
+    ///
+    /// - Throws: ``FerryIOError`` when writing fails or a value does not fit its column; ``PipelineError``
+    ///   `.invalidExport` for a stored value of another type than its attribute's; ``StoreError`` when a blob file is
+    ///   missing or unreadable.
+    @inline(__always)
+    func writeRow(_ statement: Statement, to writer: ParquetWriter) throws {
+        for index in encodings.indices {
+            try writeField(statement, index, encodings[index], to: writer)
+        }
+        try writer.endRow()
+    }
+
+    @inline(__always)
+    private func writeField(_ statement: Statement, _ index: Int, _ encoding: Encoding, to writer: ParquetWriter)
+        throws
+    {
+        switch (statement.storageClass(at: index), encoding) {
+        case (.null, _):
+            try writer.writeNull()
+        case (.integer, .integer):
+            try writer.write(integer: statement.int64(at: index))
+        case (.integer, .boolean):
+            try writer.write(boolean: statement.int64(at: index) != 0)
+        case (.integer, .real), (.real, .real):
+            try writer.write(real: statement.double(at: index))
+        case (.integer, .date), (.real, .date):
+            let seconds = statement.double(at: index)
+            let micros = (seconds * 1_000_000).rounded()
+            guard micros.isFinite, abs(micros) < 9.2e18 else {
+                throw mismatch(index, writer, "a date Parquet's microsecond timestamps cannot hold")
+            }
+            try writer.write(integer: Int64(micros))
+        case (.text, .uuid):
+            try statement.withTextBytes(at: index) { text in
+                guard Self.parseUUID(text, into: uuidBytes) else {
+                    throw mismatch(index, writer, "text that is not a UUID")
+                }
+                try writer.write(bytes: UnsafeRawBufferPointer(uuidBytes))
+            }
+        case (.blob, .uuid) where statement.withBlobBytes(at: index, { $0.count }) == 16:
+            try statement.withBlobBytes(at: index) { try writer.write(bytes: $0) }
+        case (.text, .text):
+            try statement.withTextBytes(at: index) { try writer.write(bytes: $0) }
+        case (.text, .binary):
+            try statement.withTextBytes(at: index) { bytes in
+                if let relative = ReadSnapshot.blobRelativePath(ofReference: bytes) {
+                    try readBlobFile(relative).withUnsafeBytes { try writer.write(bytes: $0) }
+                } else {
+                    try writer.write(bytes: bytes)
+                }
+            }
+        case (.blob, .binary), (.blob, .text):
+            try statement.withBlobBytes(at: index) { try writer.write(bytes: $0) }
+        case (let storage, _):
+            throw mismatch(index, writer, "a stored \(storage) value")
+        }
+    }
+
+    private func mismatch(_ index: Int, _ writer: ParquetWriter, _ what: String) -> PipelineError {
+        PipelineError(
+            .invalidExport,
+            "row \(writer.rowCount + 1) of the export holds \(what) in \(keys[index]), whose Parquet column is "
+                + "\(writer.columns[index].type)")
+    }
+
+    /// Parses `8-4-4-4-12` hex text into 16 bytes; `false` when it is not a UUID.
+    static func parseUUID(_ text: UnsafeRawBufferPointer, into bytes: UnsafeMutableRawBufferPointer) -> Bool {
+        guard text.count == 36 else { return false }
+        var position = 0
+        var byte = 0
+        while position < 36 {
+            if position == 8 || position == 13 || position == 18 || position == 23 {
+                guard text[position] == 0x2D else { return false }
+                position += 1
+                continue
+            }
+            guard let high = hexValue(text[position]), let low = hexValue(text[position + 1]) else { return false }
+            bytes[byte] = high << 4 | low
+            byte += 1
+            position += 2
+        }
+        return byte == 16
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
+    }
+
+    private func readBlobFile(_ relative: String) throws -> Data {
+        let path = blobFolder + "/" + relative
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw StoreError(
+                FileManager.default.fileExists(atPath: path) ? .openFailed : .fileNotFound,
+                "cannot read the external blob file a row refers to", path: path)
+        }
+    }
+}

@@ -36,6 +36,10 @@ public struct ExportSpec: Sendable, Hashable {
     /// In a pipeline whose output path names the run (`{date}`, `{time}`, `{run}`), how many of its newest outputs
     /// to keep: older ones are removed, with their manifests, after each export. `nil` keeps them all.
     public var keep: Int?
+    /// The key paths a Parquet export is partitioned by, hive-style: `output` is then a dataset folder of
+    /// `name=value/part-00000.parquet` files (the partition values in the folder names, not in the files) with a
+    /// `_SUCCESS` marker. Empty for one file.
+    public var partitionBy: [String]
     /// How a Parquet output is laid out (compression, row groups, pages); ignored by the other formats.
     public var parquet: ParquetWriter.Options
 
@@ -52,6 +56,7 @@ public struct ExportSpec: Sendable, Hashable {
         self.sinceLast = nil
         self.keep = nil
         self.parquet = ParquetWriter.Options()
+        self.partitionBy = []
     }
 
     /// Whether a manifest is written beside the output: always, except for standard output.

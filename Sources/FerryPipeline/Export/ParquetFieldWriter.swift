@@ -30,14 +30,17 @@ final class ParquetFieldWriter {
 
     private let encodings: [Encoding]
     private let keys: [String]
+    /// The indices of the snapshot columns written, in order (all but a partitioned export's partition keys).
+    private let written: [Int]
     private let blobFolder: String
     /// A UUID's 16 bytes, parsed from its stored text.
     private let uuidBytes: UnsafeMutableRawBufferPointer
 
-    /// A writer for `columns`, reading blob files from `blobFolder`.
-    init(columns: [SnapshotRows.Column], blobFolder: String) {
+    /// A writer for `columns` (those at `written` only, when given), reading blob files from `blobFolder`.
+    init(columns: [SnapshotRows.Column], written: [Int]? = nil, blobFolder: String) {
         encodings = columns.map { Self.encoding(of: $0.type) }
         keys = columns.map(\.key)
+        self.written = written ?? Array(columns.indices)
         self.blobFolder = blobFolder
         uuidBytes = .allocate(byteCount: 16, alignment: 8)
     }
@@ -92,16 +95,16 @@ final class ParquetFieldWriter {
     ///   missing or unreadable.
     @inline(__always)
     func writeRow(_ statement: Statement, to writer: ParquetWriter) throws {
-        for index in encodings.indices {
-            try writeField(statement, index, encodings[index], to: writer)
+        for (column, index) in written.enumerated() {
+            try writeField(statement, index, column, encodings[index], to: writer)
         }
         try writer.endRow()
     }
 
     @inline(__always)
-    private func writeField(_ statement: Statement, _ index: Int, _ encoding: Encoding, to writer: ParquetWriter)
-        throws
-    {
+    private func writeField(
+        _ statement: Statement, _ index: Int, _ column: Int, _ encoding: Encoding, to writer: ParquetWriter
+    ) throws {
         switch (statement.storageClass(at: index), encoding) {
         case (.null, _):
             try writer.writeNull()
@@ -115,13 +118,13 @@ final class ParquetFieldWriter {
             let seconds = statement.double(at: index)
             let micros = (seconds * 1_000_000).rounded()
             guard micros.isFinite, abs(micros) < 9.2e18 else {
-                throw mismatch(index, writer, "a date Parquet's microsecond timestamps cannot hold")
+                throw mismatch(index, column, writer, "a date Parquet's microsecond timestamps cannot hold")
             }
             try writer.write(integer: Int64(micros))
         case (.text, .uuid):
             try statement.withTextBytes(at: index) { text in
                 guard Self.parseUUID(text, into: uuidBytes) else {
-                    throw mismatch(index, writer, "text that is not a UUID")
+                    throw mismatch(index, column, writer, "text that is not a UUID")
                 }
                 try writer.write(bytes: UnsafeRawBufferPointer(uuidBytes))
             }
@@ -140,15 +143,15 @@ final class ParquetFieldWriter {
         case (.blob, .binary), (.blob, .text):
             try statement.withBlobBytes(at: index) { try writer.write(bytes: $0) }
         case (let storage, _):
-            throw mismatch(index, writer, "a stored \(storage) value")
+            throw mismatch(index, column, writer, "a stored \(storage) value")
         }
     }
 
-    private func mismatch(_ index: Int, _ writer: ParquetWriter, _ what: String) -> PipelineError {
+    private func mismatch(_ index: Int, _ column: Int, _ writer: ParquetWriter, _ what: String) -> PipelineError {
         PipelineError(
             .invalidExport,
             "row \(writer.rowCount + 1) of the export holds \(what) in \(keys[index]), whose Parquet column is "
-                + "\(writer.columns[index].type)")
+                + "\(writer.columns[column].type)")
     }
 
     /// Parses `8-4-4-4-12` hex text into 16 bytes; `false` when it is not a UUID.

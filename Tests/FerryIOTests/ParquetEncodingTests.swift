@@ -128,6 +128,25 @@ struct ParquetEncodingTests {
         }
     }
 
+    @Test("Column chunks larger than the memory kept for them go through a spill file, row group after row group")
+    func spilledChunks() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("spilled.parquet").path
+            var options = ParquetWriter.Options()
+            options.compression = .uncompressed
+            options.usesDictionary = false
+            options.rowGroupRows = 60_000
+            let count = 150_000
+            // 60,000 distinct strings of about 20 bytes: over a megabyte per chunk, four times what stays in memory.
+            let text = { (row: Int) in "row-\(row)-\(String(repeating: "x", count: row % 17))" }
+            try ParquetWriter(path: path, columns: [ParquetColumn(name: "s", type: .string)], options: options)
+                .writeAll((0..<count).map { [.text(text($0))] })
+            let readings = try expectBothReaders(path, columns: ["s"], expected: (0..<count).map { [text($0)] })
+            #expect(readings.pyarrow.rowGroups.map { $0["rows"] as? Int ?? -1 } == [60_000, 60_000, 30_000])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["spilled.parquet"])
+        }
+    }
+
     @Test("A file without rows has the schema and no row group")
     func emptyFile() throws {
         try TestSupport.withTemporaryFolder { folder in

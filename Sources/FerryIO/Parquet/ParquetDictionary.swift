@@ -9,12 +9,12 @@
 ///
 /// Values are looked up by their raw bytes (a number's little-endian bytes, a string's UTF-8), so one table serves
 /// every physical type and a lookup allocates nothing; the buffers grow only when a new value does not fit.
-final class ParquetDictionary {
+struct ParquetDictionary {
     /// The dictionary page's body: each entry's PLAIN encoding, in index order.
-    private(set) var plain: [UInt8] = []
+    private var plain: [UInt8] = []
     /// Where each entry's value bytes start in ``plain`` (after a byte array's length prefix), and how long.
-    private var starts: [Int] = []
-    private var lengths: [Int] = []
+    private var starts: [Int32] = []
+    private var lengths: [Int32] = []
     /// Entry index + 1 for each slot; 0 is empty.
     private var slots: [Int32]
     private var mask: Int
@@ -23,8 +23,16 @@ final class ParquetDictionary {
 
     /// The number of entries.
     var count: Int { starts.count }
+    /// The size of the dictionary page's body.
+    var plainCount: Int { plain.count }
 
-    /// An empty dictionary for byte arrays (`isLengthPrefixed`) or fixed-width values.
+    /// Hands the dictionary page's body (valid only during the call) to `body`.
+    func withPlainBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try plain.withUnsafeBytes(body)
+    }
+
+    /// An empty dictionary for byte arrays (`isLengthPrefixed`) or fixed-width values. Entries are stored as
+    /// 32-bit offsets: a chunk's dictionary stays far below 2 GiB since it stops at the writer's dictionary limit.
     init(isLengthPrefixed: Bool) {
         self.isLengthPrefixed = isLengthPrefixed
         slots = [Int32](repeating: 0, count: 1024)
@@ -32,7 +40,7 @@ final class ParquetDictionary {
     }
 
     /// Empties the dictionary for the next column chunk, keeping its buffers.
-    func reset() {
+    mutating func reset() {
         plain.removeAll(keepingCapacity: true)
         starts.removeAll(keepingCapacity: true)
         lengths.removeAll(keepingCapacity: true)
@@ -41,12 +49,12 @@ final class ParquetDictionary {
 
     /// The index of `value`, added when new; `isNew` says whether it was.
     @inline(__always)
-    func index(of value: UnsafeRawBufferPointer) -> (index: UInt32, isNew: Bool) {
+    mutating func index(of value: UnsafeRawBufferPointer) -> (index: UInt32, isNew: Bool) {
         var slot = Int(truncatingIfNeeded: Self.hash(value)) & mask
         while true {
             let entry = Int(slots[slot])
             if entry == 0 { break }
-            if lengths[entry - 1] == value.count && matches(entry - 1, value) {
+            if Int(lengths[entry - 1]) == value.count && matches(entry - 1, value) {
                 return (UInt32(entry - 1), false)
             }
             slot = (slot + 1) & mask
@@ -55,8 +63,8 @@ final class ParquetDictionary {
         if isLengthPrefixed {
             withUnsafeBytes(of: UInt32(value.count).littleEndian) { plain.append(contentsOf: $0) }
         }
-        starts.append(plain.count)
-        lengths.append(value.count)
+        starts.append(Int32(plain.count))
+        lengths.append(Int32(value.count))
         plain.append(contentsOf: value)
         slots[slot] = Int32(index + 1)
         if starts.count * 2 > slots.count { grow() }
@@ -65,23 +73,26 @@ final class ParquetDictionary {
 
     private func matches(_ entry: Int, _ value: UnsafeRawBufferPointer) -> Bool {
         guard let source = value.baseAddress else { return true }
-        let start = starts[entry]
+        let start = Int(starts[entry])
         return plain.withUnsafeBytes { stored in
             memcmp(stored.baseAddress.unsafelyUnwrapped + start, source, value.count) == 0
         }
     }
 
-    private func grow() {
-        slots = [Int32](repeating: 0, count: slots.count * 2)
-        mask = slots.count - 1
+    private mutating func grow() {
+        var slots = [Int32](repeating: 0, count: self.slots.count * 2)
+        let mask = slots.count - 1
         plain.withUnsafeBytes { stored in
             for entry in starts.indices {
-                let value = UnsafeRawBufferPointer(rebasing: stored[starts[entry]..<(starts[entry] + lengths[entry])])
+                let start = Int(starts[entry])
+                let value = UnsafeRawBufferPointer(rebasing: stored[start..<(start + Int(lengths[entry]))])
                 var slot = Int(truncatingIfNeeded: Self.hash(value)) & mask
                 while slots[slot] != 0 { slot = (slot + 1) & mask }
                 slots[slot] = Int32(entry + 1)
             }
         }
+        self.slots = slots
+        self.mask = mask
     }
 
     /// A 64-bit hash of `bytes`, eight at a time.

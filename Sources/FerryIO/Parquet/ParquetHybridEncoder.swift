@@ -8,7 +8,9 @@
 /// page says how many values it holds.
 enum ParquetHybridEncoder {
     /// Appends the encoding of `values`, each below `1 << bitWidth`, to `output`.
-    static func encode(_ values: UnsafeBufferPointer<UInt32>, bitWidth: Int, into output: inout [UInt8]) {
+    static func encode<Value: FixedWidthInteger & UnsignedInteger>(
+        _ values: UnsafeBufferPointer<Value>, bitWidth: Int, into output: inout [UInt8]
+    ) {
         precondition(bitWidth >= 0 && bitWidth <= 32, "bit width out of range")
         let count = values.count
         var literalStart = 0
@@ -31,7 +33,7 @@ enum ParquetHybridEncoder {
             }
             if run >= 8 {
                 writeVarint(UInt64(run) << 1, into: &output)
-                var remaining = value
+                var remaining = UInt64(value)
                 for _ in 0..<(bitWidth + 7) / 8 {
                     output.append(UInt8(truncatingIfNeeded: remaining))
                     remaining >>= 8
@@ -55,8 +57,8 @@ enum ParquetHybridEncoder {
     }
 
     /// Bit-packs `range` of `values` as one run, the last group padded with zeros.
-    private static func packLiterals(
-        _ values: UnsafeBufferPointer<UInt32>, _ range: Range<Int>, bitWidth: Int, into output: inout [UInt8]
+    private static func packLiterals<Value: FixedWidthInteger & UnsignedInteger>(
+        _ values: UnsafeBufferPointer<Value>, _ range: Range<Int>, bitWidth: Int, into output: inout [UInt8]
     ) {
         let groups = (range.count + 7) / 8
         writeVarint(UInt64(groups) << 1 | 1, into: &output)

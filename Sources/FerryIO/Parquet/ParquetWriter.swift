@@ -49,18 +49,26 @@ public final class ParquetWriter {
     /// The options the file is written with.
     public let options: Options
     /// Rows ended so far.
-    public private(set) var rowCount = 0
+    public var rowCount: Int { state.pointee.rowCount }
     /// Bytes written to the file so far (row groups already written out; the footer comes at the end).
     public var bytesWritten: Int { output.bytesWritten }
 
     private let output: OutputFile
-    private let writers: [ParquetColumnWriter]
-    private var current = 0
-    private var rowGroupStart = 0
+    /// The column writers, in memory of their own: values are written into them in place, without the reference
+    /// counting and exclusivity checks of class properties.
+    private let writers: UnsafeMutablePointer<ParquetColumnWriter>
+    private let state: UnsafeMutablePointer<State>
     private var rowGroups: [ParquetRowGroupMetadata] = []
     private var finished = false
-    /// Writes the decimal values wider than 18 digits.
-    private var fixedScratch = [UInt8](repeating: 0, count: 16)
+
+    private struct State {
+        /// The column the next value goes to.
+        var current = 0
+        var rowCount = 0
+        var rowGroupStart = 0
+        /// The bytes of a decimal value wider than 18 digits.
+        var fixed: (UInt64, UInt64) = (0, 0)
+    }
 
     /// Opens `path` for writing `columns` (at least one, with distinct names); `observer` sees every byte as
     /// it goes out (see ``OutputFile/observer``).
@@ -82,12 +90,25 @@ public final class ParquetWriter {
         self.options = options
         output = try OutputFile(path: path)
         output.observer = observer
-        writers = columns.map { column in
-            ParquetColumnWriter(
-                column: column, options: options,
-                compressor: ParquetCompressor(options.compression, level: options.zstdLevel))
+        let compressor = ParquetCompressor(options.compression, level: options.zstdLevel)
+        let scratch = ParquetPageScratch()
+        writers = .allocate(capacity: columns.count)
+        for (index, column) in columns.enumerated() {
+            (writers + index).initialize(
+                to: ParquetColumnWriter(
+                    column: column, options: options, compressor: compressor,
+                    chunk: ParquetChunkBuffer(outputPath: path), scratch: scratch))
         }
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
         try ParquetFormat.magic.withUnsafeBytes { try output.write($0) }
+    }
+
+    deinit {
+        writers.deinitialize(count: columns.count)
+        writers.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     // MARK: Values
@@ -97,10 +118,10 @@ public final class ParquetWriter {
     /// - Throws: ``FerryIOError`` `.invalidValue` when the column is required.
     public func writeNull() throws {
         let writer = try next()
-        guard writer.column.isOptional else {
-            throw failure(writer.column, "is required and cannot hold a null")
+        guard writer.pointee.isOptional else {
+            throw failure(writer.pointee.column, "is required and cannot hold a null")
         }
-        try writer.appendNull()
+        try writer.pointee.appendNull()
     }
 
     /// Writes an integer: for `int16`, `int32`, `int64` and `timestampMicros` columns (microseconds since
@@ -109,16 +130,16 @@ public final class ParquetWriter {
     /// - Throws: ``FerryIOError`` `.invalidValue` when the value is outside the column's integer type.
     public func write(integer value: Int64) throws {
         let writer = try next()
-        switch writer.column.type {
+        switch writer.pointee.column.type {
         case .int16 where value < Int64(Int16.min) || value > Int64(Int16.max),
             .int32 where value < Int64(Int32.min) || value > Int64(Int32.max):
-            throw failure(writer.column, "holds \(writer.column.type) values and \(value) does not fit")
+            throw failure(writer.pointee.column, "holds \(writer.pointee.column.type) values and \(value) does not fit")
         case .int16, .int32, .int64, .timestampMicros:
-            try writer.append(integer: value)
+            try writer.pointee.append(integer: value)
         case .decimal(let precision, _) where precision <= 18:
-            try writer.append(integer: value)
+            try writer.pointee.append(integer: value)
         default:
-            preconditionFailure("an integer written to the \(writer.column.type) column \(writer.column.name)")
+            preconditionFailure("an integer written to the \(writer.pointee.column.type) column")
         }
     }
 
@@ -126,16 +147,16 @@ public final class ParquetWriter {
     public func write(real value: Double) throws {
         let writer = try next()
         precondition(
-            writer.column.type == .double || writer.column.type == .float,
-            "a floating-point value written to the \(writer.column.type) column \(writer.column.name)")
-        try writer.append(real: value)
+            writer.pointee.physical == .double || writer.pointee.physical == .float,
+            "a floating-point value written to the \(writer.pointee.column.type) column")
+        try writer.pointee.append(real: value)
     }
 
     /// Writes a boolean to a `boolean` column.
     public func write(boolean value: Bool) throws {
         let writer = try next()
-        precondition(writer.column.type == .boolean, "a boolean written to the column \(writer.column.name)")
-        try writer.append(integer: value ? 1 : 0)
+        precondition(writer.pointee.physical == .boolean, "a boolean written to the \(writer.pointee.column.type) column")
+        try writer.pointee.append(integer: value ? 1 : 0)
     }
 
     /// Writes bytes to a `string` column (UTF-8), a `binary` column, or a `uuid` column (its 16 bytes).
@@ -143,14 +164,14 @@ public final class ParquetWriter {
     /// - Throws: ``FerryIOError`` `.invalidValue` for a UUID that is not 16 bytes.
     public func write(bytes value: UnsafeRawBufferPointer) throws {
         let writer = try next()
-        switch writer.column.type {
-        case .string, .binary:
-            try writer.append(bytes: value)
-        case .uuid:
-            guard value.count == 16 else { throw failure(writer.column, "holds 16-byte UUIDs") }
-            try writer.append(bytes: value)
+        switch writer.pointee.physical {
+        case .byteArray:
+            try writer.pointee.append(bytes: value)
+        case .fixedLenByteArray where writer.pointee.column.type == .uuid:
+            guard value.count == 16 else { throw failure(writer.pointee.column, "holds 16-byte UUIDs") }
+            try writer.pointee.append(bytes: value)
         default:
-            preconditionFailure("bytes written to the \(writer.column.type) column \(writer.column.name)")
+            preconditionFailure("bytes written to the \(writer.pointee.column.type) column")
         }
     }
 
@@ -166,8 +187,9 @@ public final class ParquetWriter {
     ///   the column's precision, or more fraction digits than its scale (other than trailing zeros).
     public func write(decimalText text: UnsafeRawBufferPointer) throws {
         let writer = try next()
-        guard case .decimal(let precision, let scale) = writer.column.type else {
-            preconditionFailure("a decimal written to the \(writer.column.type) column \(writer.column.name)")
+        let column = writer.pointee.column
+        guard case .decimal(let precision, let scale) = column.type else {
+            preconditionFailure("a decimal written to the \(column.type) column")
         }
         let unscaled: Int128
         do {
@@ -179,19 +201,21 @@ public final class ParquetWriter {
                 case .tooManyDigits: "holds decimals of at most \(precision) digits and a value has more"
                 case .tooManyFractionDigits: "holds decimals with \(scale) digits after the point and a value has more"
                 }
-            throw failure(writer.column, what)
+            throw failure(column, what)
         }
         if precision <= 18 {
-            return try writer.append(integer: Int64(unscaled))
+            return try writer.pointee.append(integer: Int64(unscaled))
         }
         // Big-endian two's complement in the column's width.
-        let width = writer.column.type.fixedLength
-        var remaining = unscaled
-        for position in stride(from: width - 1, through: 0, by: -1) {
-            fixedScratch[position] = UInt8(truncatingIfNeeded: remaining)
-            remaining >>= 8
+        let width = column.type.fixedLength
+        try withUnsafeMutableBytes(of: &state.pointee.fixed) { fixed in
+            var remaining = unscaled
+            for position in stride(from: width - 1, through: 0, by: -1) {
+                fixed[position] = UInt8(truncatingIfNeeded: remaining)
+                remaining >>= 8
+            }
+            try writer.pointee.append(bytes: UnsafeRawBufferPointer(rebasing: fixed[0..<width]))
         }
-        try fixedScratch.withUnsafeBytes { try writer.append(bytes: UnsafeRawBufferPointer(rebasing: $0[0..<width])) }
     }
 
     /// Ends the row; columns not written get nulls.
@@ -199,22 +223,24 @@ public final class ParquetWriter {
     /// - Throws: ``FerryIOError`` `.invalidValue` when a required column was not written, or when writing a full
     ///   row group out fails.
     public func endRow() throws {
-        while current < writers.count { try writeNull() }
-        current = 0
-        rowCount += 1
-        let inGroup = rowCount - rowGroupStart
-        if inGroup >= options.rowGroupRows
-            || (inGroup & 1023 == 0 && writers.reduce(0, { $0 + $1.bufferedBytes }) >= options.rowGroupBytes)
-        {
+        while state.pointee.current < columns.count { try writeNull() }
+        state.pointee.current = 0
+        state.pointee.rowCount += 1
+        let inGroup = state.pointee.rowCount - state.pointee.rowGroupStart
+        if inGroup >= options.rowGroupRows || (inGroup & 1023 == 0 && bufferedBytes >= options.rowGroupBytes) {
             try writeRowGroup()
         }
+    }
+
+    private var bufferedBytes: Int {
+        (0..<columns.count).reduce(0) { $0 + writers[$1].bufferedBytes }
     }
 
     /// Writes the last row group and the footer, and moves the file into place.
     ///
     /// - Throws: ``FerryIOError`` when writing, syncing or renaming fails; the destination is then untouched.
     public func finish() throws {
-        precondition(current == 0, "finish() in the middle of a row")
+        precondition(state.pointee.current == 0, "finish() in the middle of a row")
         precondition(!finished, "ParquetWriter finished twice")
         finished = true
         try writeRowGroup()
@@ -229,24 +255,28 @@ public final class ParquetWriter {
     }
 
     private func writeRowGroup() throws {
-        let rows = rowCount - rowGroupStart
+        let rows = state.pointee.rowCount - state.pointee.rowGroupStart
         guard rows > 0 else { return }
         let start = Int64(output.bytesWritten)
-        let chunks = try writers.map { try $0.finishChunk(into: output) }
+        var chunks: [ParquetChunkMetadata] = []
+        for index in 0..<columns.count {
+            chunks.append(try writers[index].finishChunk(into: output))
+        }
         rowGroups.append(ParquetRowGroupMetadata(columns: chunks, rows: Int64(rows), fileOffset: start))
-        rowGroupStart = rowCount
+        state.pointee.rowGroupStart = state.pointee.rowCount
     }
 
+    /// The writer of the next value's column.
     @inline(__always)
-    private func next() throws -> ParquetColumnWriter {
-        guard current < writers.count else {
+    private func next() throws -> UnsafeMutablePointer<ParquetColumnWriter> {
+        let current = state.pointee.current
+        guard current < columns.count else {
             throw FerryIOError(
-                .unknownColumn, "a row has more values than the \(writers.count) columns", file: path,
+                .unknownColumn, "a row has more values than the \(columns.count) columns", file: path,
                 record: rowCount + 1)
         }
-        let writer = writers[current]
-        current += 1
-        return writer
+        state.pointee.current = current + 1
+        return writers + current
     }
 
     private func failure(_ column: ParquetColumn, _ what: String) -> FerryIOError {

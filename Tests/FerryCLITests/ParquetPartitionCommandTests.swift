@@ -24,6 +24,20 @@ struct ParquetPartitionCommandTests {
             .sorted()
     }
 
+    @Test("The demo pipeline writes its products as a Parquet dataset that DuckDB reads in one query")
+    func demoDataset() throws {
+        try Self.withDemoStore { folder, store in
+            let dataset = folder.appendingPathComponent("out/demo/products.parquet").path
+            #expect(FileManager.default.fileExists(atPath: dataset + "/_SUCCESS"))
+            let reading = try ParquetReaders.readHive(dataset + "/**/*.parquet")
+            let count = try PipelineCommandTests.rows(URL(fileURLWithPath: store), "SELECT count(*) FROM Product")
+            #expect([[SQLiteValue.integer(Int64(reading.rows))]] == count)
+            #expect(reading.types["created_at"] == "TIMESTAMP WITH TIME ZONE")
+            #expect(reading.types["quantity"] == "INTEGER")
+            #expect(Set(reading.column("category.name").compactMap { $0 }).contains("Coffee"))
+        }
+    }
+
     @Test("A dataset partitioned by category reads back in DuckDB with hive partitioning, row for row")
     func partitionedByCategory() throws {
         try Self.withDemoStore { folder, store in

@@ -206,4 +206,19 @@ struct ParquetExportCommandTests {
         #expect(result.standardError.contains("big.parquet"), "\(result.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
     }
+
+    @Test("Parquet is refused where Ferry would read it, or write it without a store's types, with what to give instead")
+    func parquetOnlyFromExports() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let input = try TestSupport.write(Array("PAR1".utf8), to: "x.parquet", in: folder)
+            let count = try ferry.run(["count", input])
+            #expect(count.status == 65)
+            #expect(count.standardError.contains("x.parquet: Ferry writes Parquet but does not read it"))
+            let output = folder.appendingPathComponent("y.parquet").path
+            let convert = try ferry.run(["convert", TestSupport.sampleData("products.csv").path, output])
+            #expect(convert.status == 65)
+            #expect(convert.standardError.contains("y.parquet: Parquet needs typed columns"))
+            #expect(!FileManager.default.fileExists(atPath: output))
+        }
+    }
 }

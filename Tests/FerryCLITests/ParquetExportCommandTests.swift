@@ -222,3 +222,58 @@ struct ParquetExportCommandTests {
         }
     }
 }
+
+extension ParquetExportCommandTests {
+    /// A store of `Item { code, price: decimal(6, 2) }` loaded from `csv`, in `folder`.
+    func decimalStore(_ csv: String, in folder: URL) throws -> String {
+        let model = """
+            entities:
+              Item:
+                attributes:
+                  code: { type: string, optional: false }
+                  price: { type: decimal, precision: 6, scale: 2 }
+                uniquenessConstraints: [[code]]
+            """
+        try Data(model.utf8).write(to: folder.appendingPathComponent("items.model.yml"))
+        try Data(csv.utf8).write(to: folder.appendingPathComponent("items.csv"))
+        let store = folder.appendingPathComponent("items.sqlite").path
+        let imported = try ferry.run(
+            ["import", "items.csv", "--store", store, "--model", "items.model.yml", "--entity", "Item", "--key", "code"],
+            in: folder)
+        #expect(imported.status == 0, "\(imported.standardError)")
+        return store
+    }
+
+    @Test("A decimal the model declares with precision and scale is DECIMAL in Parquet, exact at its limits")
+    func declaredDecimals() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let store = try decimalStore("code,price\na,12.5\nb,9999.99\nc,-9999.99\nd,\ne,0.01\n", in: folder)
+            let output = folder.appendingPathComponent("items.parquet").path
+            let result = try ferry.run(
+                ["export", "--store", store, "--entity", "Item", "--sort", "code", "--output", output])
+            #expect(result.status == 0, "\(result.standardError)")
+            let readings = try ParquetReaders.read(output)
+            let expected: [String?] = ["12.50", "9999.99", "-9999.99", nil, "0.01"]
+            #expect(readings.pyarrow.column("price") == expected)
+            #expect(readings.duckdb.column("price") == expected)
+            #expect(readings.duckdb.types["price"] == "DECIMAL(6,2)")
+            #expect(readings.pyarrow.chunk(group: 0, column: 1)["min"] as? String == "-999999")
+        }
+    }
+
+    @Test("A decimal with more digits than its declared precision fails the export, naming it, and leaves no file")
+    func decimalOverPrecision() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let store = try decimalStore("code,price\na,12.5\nb,10000\n", in: folder)
+            let output = folder.appendingPathComponent("items.parquet").path
+            let result = try ferry.run(["export", "--store", store, "--entity", "Item", "--output", output])
+            #expect(result.status == 65, "\(result.standardError)")
+            #expect(
+                result.standardError.contains("column price holds decimals of at most 6 digits and a value has more"),
+                "\(result.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: output))
+            #expect(!FileManager.default.fileExists(atPath: output + ".manifest.json"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.contains("ferry-tmp") })
+        }
+    }
+}

@@ -14,6 +14,7 @@ extension Exporter {
         let columns = ParquetFieldWriter.parquetColumns(for: rows.columns, entity: spec.entity, model: model)
         let writer = try ParquetWriter(path: spec.output, columns: columns, options: spec.parquet, observer: observer)
         let fields = ParquetFieldWriter(columns: rows.columns, blobFolder: blobFolder)
+        fields.useDecimalColumns(columns)
         var count = 0
         var untilBatchEnd = spec.fetchBatchSize
         while try rows.next() {

@@ -63,6 +63,7 @@ extension Exporter {
         let columns = ParquetFieldWriter.parquetColumns(
             for: written.map { rows.columns[$0] }, entity: spec.entity, model: model)
         let fields = ParquetFieldWriter(columns: rows.columns, written: written, blobFolder: blobFolder)
+        fields.useDecimalColumns(columns)
         let dataset = try ExportDataset(path: spec.output)
         let keys = PartitionKeyWriter(partitions: partitions)
 

@@ -17,7 +17,8 @@ import Foundation
 /// | date | INT64, TIMESTAMP(MICROS, adjusted to UTC) |
 /// | UUID | FIXED_LEN_BYTE_ARRAY(16), UUID |
 /// | binary, transformable | BYTE_ARRAY (externally stored values read from their files) |
-/// | decimal | BYTE_ARRAY, STRING: its exact stored text (the model declares no precision or scale) |
+/// | decimal with `precision` (and `scale`) in the model | DECIMAL(precision, scale), exactly; more digits fail |
+/// | decimal without | BYTE_ARRAY, STRING: its exact stored text |
 ///
 /// A key path through relationships (`category.name`) takes the type of the attribute at its end. A column is
 /// required (no definition levels) when its attribute is a non-optional attribute of the exported entity itself;
@@ -26,9 +27,11 @@ final class ParquetFieldWriter {
     /// How one column's stored value is written.
     enum Encoding {
         case integer, real, boolean, date, uuid, text, binary
+        /// Text written as a DECIMAL column's unscaled number.
+        case decimal
     }
 
-    private let encodings: [Encoding]
+    private var encodings: [Encoding]
     private let keys: [String]
     /// The indices of the snapshot columns written, in order (all but a partitioned export's partition keys).
     private let written: [Int]
@@ -41,6 +44,7 @@ final class ParquetFieldWriter {
         encodings = columns.map { Self.encoding(of: $0.type) }
         keys = columns.map(\.key)
         self.written = written ?? Array(columns.indices)
+        // Decimal columns with a declared precision are written as numbers, set by `useDecimalColumns`.
         self.blobFolder = blobFolder
         uuidBytes = .allocate(byteCount: 16, alignment: 8)
     }
@@ -57,8 +61,27 @@ final class ParquetFieldWriter {
         return columns.map { column in
             let isOptional =
                 column.key.contains(".") || (attributes.first { $0.name == column.key }?.isOptional ?? true)
-            return ParquetColumn(name: column.key, type: valueType(of: column.type), isOptional: isOptional)
+            var type = valueType(of: column.type)
+            if column.type == .decimal, let attribute = attribute(at: column.key, of: entity, in: model),
+                let precision = attribute.decimalPrecision
+            {
+                type = .decimal(precision: precision, scale: attribute.decimalScale ?? 0)
+            }
+            return ParquetColumn(name: column.key, type: type, isOptional: isOptional)
         }
+    }
+
+    /// The attribute a key path ends at (`category.name`: Category's `name`), through to-one relationships.
+    static func attribute(at keyPath: String, of entity: String, in model: ManagedObjectModel) -> AttributeDescription? {
+        var current = entity
+        let parts = keyPath.split(separator: ".").map(String.init)
+        for relationship in parts.dropLast() {
+            guard let next = model.allRelationships(of: current).first(where: { $0.name == relationship }) else {
+                return nil
+            }
+            current = next.destinationEntity
+        }
+        return parts.last.flatMap { last in model.allAttributes(of: current).first { $0.name == last } }
     }
 
     static func valueType(of type: AttributeType) -> ParquetValueType {
@@ -73,6 +96,14 @@ final class ParquetFieldWriter {
         case .date: .timestampMicros
         case .uuid: .uuid
         case .binary, .transformable: .binary
+        }
+    }
+
+    /// Writes the decimal columns that `parquetColumns` (in written order) declares DECIMAL as numbers rather
+    /// than text.
+    func useDecimalColumns(_ parquetColumns: [ParquetColumn]) {
+        for (column, index) in written.enumerated() {
+            if case .decimal = parquetColumns[column].type { encodings[index] = .decimal }
         }
     }
 
@@ -130,6 +161,13 @@ final class ParquetFieldWriter {
             }
         case (.blob, .uuid) where statement.withBlobBytes(at: index, { $0.count }) == 16:
             try statement.withBlobBytes(at: index) { try writer.write(bytes: $0) }
+        case (.text, .decimal):
+            try statement.withTextBytes(at: index) { try writer.write(decimalText: $0) }
+        case (.integer, .decimal), (.real, .decimal):
+            // SQLite may keep a decimal's text as a number; its shortest text is exact for what it holds.
+            var text = statement.storageClass(at: index) == .integer
+                ? String(statement.int64(at: index)) : String(statement.double(at: index))
+            try text.withUTF8 { try writer.write(decimalText: UnsafeRawBufferPointer($0)) }
         case (.text, .text):
             try statement.withTextBytes(at: index) { try writer.write(bytes: $0) }
         case (.text, .binary):

@@ -22,7 +22,8 @@ struct ExportCommand: AsyncParsableCommand {
 
             Parquet (--format parquet, or an output ending in .parquet) keeps the model's types: strings and URIs \
             STRING, integers INT32 with INT(16|32) or INT64, double, float, boolean, dates TIMESTAMP(MICROS, UTC), \
-            UUIDs FIXED_LEN_BYTE_ARRAY(16) UUID, binary BYTE_ARRAY, decimals STRING with their exact text; optional \
+            UUIDs FIXED_LEN_BYTE_ARRAY(16) UUID, binary BYTE_ARRAY, decimals DECIMAL(precision, scale) when the \
+            model declares them, else STRING with their exact text; optional \
             attributes and key paths through relationships are nullable columns. Pages are compressed with \
             --compression (zstd by default); row groups hold up to 1M rows. --partition-by category.name makes \
             the output a hive-partitioned dataset folder (category.name=Tea/part-00000.parquet, values escaped as \

@@ -60,6 +60,7 @@ demo: build
 	@echo; echo "First rows of $(DEMO_OUT)/products.csv:"; head -n 4 $(DEMO_OUT)/products.csv
 	@echo; echo "Rejected records, with why: $(DEMO_OUT)/products.rejects.csv"; cut -c1-160 $(DEMO_OUT)/products.rejects.csv
 	@echo; echo "Inspect the store: $(FERRY) inspect --store $(DEMO_OUT)/catalog.sqlite"
+	@echo "Read the Parquet snapshot: duckdb -c \"SELECT * FROM '$(DEMO_OUT)/lake/Product/*.parquet'\""
 	@echo "Read the Parquet dataset: duckdb -c \"SELECT * FROM read_parquet('$(DEMO_OUT)/products.parquet/**/*.parquet', hive_partitioning = true)\""
 
 ## bench: Ferry side by side with the C reference (see Tests/Benchmarks/README.md).

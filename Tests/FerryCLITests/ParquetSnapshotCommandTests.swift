@@ -42,4 +42,19 @@ struct ParquetSnapshotCommandTests {
             #expect(ParquetPartitionCommandTests.files(under: output) == files)
         }
     }
+
+    @Test("The demo pipeline's Parquet snapshot step writes the store's entities, and a rerun replaces it whole")
+    func demoPipelineSnapshot() throws {
+        try ParquetPartitionCommandTests.withDemoStore { folder, store in
+            let lake = folder.appendingPathComponent("out/demo/lake").path
+            let first = ParquetPartitionCommandTests.files(under: lake)
+            #expect(first.contains("Product/part-00000.parquet") && first.contains("_SUCCESS"), "\(first)")
+            let products = try ParquetReaders.read(lake + "/Product/part-00000.parquet").duckdb
+            let count = try PipelineCommandTests.rows(URL(fileURLWithPath: store), "SELECT count(*) FROM Product")
+            #expect([[SQLiteValue.integer(Int64(products.rows))]] == count)
+            let again = try ferry.run(["run", "Pipelines/demo.yml", "--quiet"], in: folder)
+            #expect(again.status == 0, "\(again.standardError)")
+            #expect(ParquetPartitionCommandTests.files(under: lake) == first)
+        }
+    }
 }

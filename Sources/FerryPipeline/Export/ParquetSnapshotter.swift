@@ -65,13 +65,15 @@ public struct ParquetSnapshotter: Sendable {
 
     /// Writes the dataset into `folder` (created when missing).
     ///
-    /// - Throws: ``PipelineError`` `.outputExists` when `folder` exists and is not empty; ``FerryIOError`` when
-    ///   writing fails; what a Parquet export of an entity throws.
-    public func snapshot(into folder: String, options: ParquetWriter.Options = ParquetWriter.Options()) async throws
-        -> Manifest
-    {
+    /// - Parameter replacing: when `true`, a folder already at `folder` is replaced whole once the new dataset is
+    ///   complete; when `false`, a folder that is not empty is never overwritten.
+    /// - Throws: ``PipelineError`` `.outputExists` when `folder` exists and is not empty (without `replacing`);
+    ///   ``FerryIOError`` when writing fails; what a Parquet export of an entity throws.
+    public func snapshot(
+        into folder: String, options: ParquetWriter.Options = ParquetWriter.Options(), replacing: Bool = false
+    ) async throws -> Manifest {
         let destination = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
-        if let contents = try? FileManager.default.contentsOfDirectory(atPath: destination), !contents.isEmpty {
+        if !replacing, let contents = try? FileManager.default.contentsOfDirectory(atPath: destination), !contents.isEmpty {
             throw PipelineError(
                 .outputExists, "\(destination) already exists and is not empty; a snapshot never overwrites one")
         }

@@ -22,7 +22,7 @@ public struct PipelineFileParser {
         "name", "entity", "where", "sort", "fields", "format", "to", "fetchBatchSize", "sinceLast", "keep",
         "partitionBy", "compression",
     ]
-    static let snapshotKeys = ["name", "to", "replace", "keep"]
+    static let snapshotKeys = ["name", "to", "replace", "keep", "format"]
 
     var reader: YAMLReader
     /// The folder relative paths start from.
@@ -183,6 +183,10 @@ public struct PipelineFileParser {
             let name = fields["name"].flatMap { reader.string($0, keyPath + ".name") } ?? "snapshot"
             var step = SnapshotStep(output: resolve(to))
             step.replacesExisting = fields["replace"].flatMap { reader.bool($0, keyPath + ".replace") } ?? false
+            step.writesParquet =
+                fields["format"].flatMap {
+                    reader.choice($0, keyPath + ".format", [("sqlite", false), ("parquet", true)])
+                } ?? false
             step.keep = outputTemplate(step.output, keep: fields["keep"], node: node, keyPath: keyPath)
             return PipelineStep(name: name, line: line, action: .snapshot(step))
         }

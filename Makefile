@@ -1,14 +1,18 @@
 # Ferry: `make demo` and `make test` work on a fresh Debian machine with Swift installed.
-# They install the C libraries Ferry links (libsqlite3-dev, libcsv-dev, libssl-dev) when missing, and libxml2,
-# which Foundation's XMLParser (FoundationXML) loads to read Xcode models.
+# They install the C libraries Ferry links (libsqlite3-dev, libcsv-dev, libssl-dev, libzstd-dev, libsnappy-dev)
+# when missing, and libxml2, which Foundation's XMLParser (FoundationXML) loads to read Xcode models; `make test`
+# also creates .venv-test/ with pyarrow and DuckDB, which the tests read Parquet with.
 
 SWIFT        ?= swift
-SYSTEM_PKGS  := libsqlite3-dev libcsv-dev libssl-dev libxml2
+SYSTEM_PKGS  := libsqlite3-dev libcsv-dev libssl-dev libzstd-dev libsnappy-dev libxml2
 # Where Pipelines/demo.yml writes.
 DEMO_OUT     := out/demo
 FERRY        := .build/debug/ferry
+# The tests read the Parquet files Ferry writes with pyarrow and DuckDB, from this virtual environment.
+TEST_VENV    := .venv-test
+TEST_PYTHON  := $(CURDIR)/$(TEST_VENV)/bin/python
 
-.PHONY: all build demo test deps bench docs clean
+.PHONY: all build demo test deps test-readers bench docs clean
 
 all: build
 
@@ -29,10 +33,24 @@ deps:
 build: deps
 	$(SWIFT) build
 
+## test-readers: a Python virtual environment with pyarrow and DuckDB (from PyPI) in $(TEST_VENV)/, if missing.
+test-readers:
+	@if ! $(TEST_PYTHON) -c "import pyarrow, duckdb" 2>/dev/null; then \
+	  echo "Creating $(TEST_VENV)/ with pyarrow and duckdb ..."; \
+	  if ! python3 -m venv $(TEST_VENV) 2>/dev/null; then \
+	    if [ "$$(id -u)" -ne 0 ]; then \
+	      echo "Python's venv module is missing: sudo apt-get install -y python3-venv"; exit 1; \
+	    fi; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv && \
+	      python3 -m venv $(TEST_VENV) || exit 1; \
+	  fi; \
+	  $(TEST_VENV)/bin/pip install -q pyarrow duckdb || exit 1; \
+	fi
+
 ## test: the whole test suite (what CI runs).
-test: deps
+test: deps test-readers
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	FERRY_TEST_PYTHON=$(TEST_PYTHON) $(SWIFT) test --skip-build
 
 ## demo: run Pipelines/demo.yml on SampleData/ into out/demo/ and show what it made.
 demo: build
@@ -43,6 +61,8 @@ demo: build
 	@echo; echo "First rows of $(DEMO_OUT)/products.csv:"; head -n 4 $(DEMO_OUT)/products.csv
 	@echo; echo "Rejected records, with why: $(DEMO_OUT)/products.rejects.csv"; cut -c1-160 $(DEMO_OUT)/products.rejects.csv
 	@echo; echo "Inspect the store: $(FERRY) inspect --store $(DEMO_OUT)/catalog.sqlite"
+	@echo "Read the Parquet snapshot: duckdb -c \"SELECT * FROM '$(DEMO_OUT)/lake/Product/*.parquet'\""
+	@echo "Read the Parquet dataset: duckdb -c \"SELECT * FROM read_parquet('$(DEMO_OUT)/products.parquet/**/*.parquet', hive_partitioning = true)\""
 
 ## bench: Ferry side by side with the C reference (see Tests/Benchmarks/README.md).
 bench: deps
@@ -55,4 +75,4 @@ docs: deps
 	done
 
 clean:
-	rm -rf .build $(DEMO_OUT)
+	rm -rf .build $(DEMO_OUT) $(TEST_VENV)

@@ -31,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CLibCSV", providers: [.apt(["libcsv-dev"])]),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CSnappy", providers: [.apt(["libsnappy-dev"])]),
 
         .target(
             name: "FerrySQLite",
@@ -47,7 +49,7 @@ let package = Package(
         ),
         .target(
             name: "FerryIO",
-            dependencies: ["CLibCSV"],
+            dependencies: ["CLibCSV", "CZstd", "CSnappy"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -36,7 +36,7 @@ struct PipelineCommandTests {
         #expect(
             report.steps.map(\.name) == [
                 "categories", "products", "product updates", "orders", "out of stock", "drop discontinued",
-                "products csv", "premium ndjson", "snapshot",
+                "products csv", "premium ndjson", "products parquet", "snapshot", "parquet snapshot",
             ])
         let products = report.steps[1].counts
         #expect(products.read == 20 && products.inserted == 15 && products.rejected == 5 && products.isBalanced)

@@ -45,6 +45,11 @@ public struct FerryIOError: Error, Sendable, CustomStringConvertible {
         public static let notAnObject = Code(rawValue: "notAnObject")
         /// A record has a field that the output's columns do not include.
         public static let unknownColumn = Code(rawValue: "unknownColumn")
+        /// The format is one Ferry does not read or write this way (Parquet is written from typed columns only).
+        public static let unsupportedFormat = Code(rawValue: "unsupportedFormat")
+        /// A value does not fit its column: a null in a required column, a number outside its integer type, a
+        /// decimal with more digits than its declared precision or scale.
+        public static let invalidValue = Code(rawValue: "invalidValue")
     }
 
     /// What went wrong.

@@ -21,6 +21,10 @@ public import Foundation
 /// }
 /// ```
 ///
+/// A partitioned Parquet export (a dataset folder) adds `files`: each file's path in the folder, rows, bytes and
+/// SHA-256; its `sha256` is then that of the listing `sha256sum` prints for them (`<hex>  <path>` lines, in the
+/// order of `files`), and `bytes` their total.
+///
 /// An incremental export (`since_last`) adds the name, the token it started after (`null` the first time) and
 /// `deleted`: the tombstones (uniqueness-constrained values) of the objects deleted since, to apply before the rows.
 public struct ExportManifest: Sendable, Hashable, Encodable {
@@ -43,6 +47,16 @@ public struct ExportManifest: Sendable, Hashable, Encodable {
         }
     }
 
+    /// One file of a dataset.
+    public struct DatasetFile: Sendable, Hashable, Encodable {
+        /// The path inside the dataset folder, `category=Tea/part-00000.parquet`.
+        public var path: String
+        public var rows: Int
+        public var bytes: Int
+        /// 64 lowercase hex digits.
+        public var sha256: String
+    }
+
     public var entity: String
     public var predicate: String?
     public var sort: [String]
@@ -63,9 +77,13 @@ public struct ExportManifest: Sendable, Hashable, Encodable {
     public var sinceLast: SinceLast?
     /// For an incremental export: the tombstones of the objects deleted since the previous one.
     public var deleted: [[String: ManifestValue]]?
+    /// For a partitioned export: the key paths it is partitioned by and its files.
+    public var partitionBy: [String]?
+    public var files: [DatasetFile]?
 
     enum CodingKeys: String, CodingKey {
-        case entity, predicate, sort, fields, format, file, rows, bytes, sha256, runs, deleted
+        case entity, predicate, sort, fields, format, file, rows, bytes, sha256, runs, deleted, files
+        case partitionBy = "partition_by"
         case historyToken = "history_token"
         case createdAt = "created_at"
         case sinceLast = "since_last"
@@ -87,6 +105,8 @@ public struct ExportManifest: Sendable, Hashable, Encodable {
         try container.encode(createdAt, forKey: .createdAt)
         try container.encodeIfPresent(sinceLast, forKey: .sinceLast)
         try container.encodeIfPresent(deleted, forKey: .deleted)
+        try container.encodeIfPresent(partitionBy, forKey: .partitionBy)
+        try container.encodeIfPresent(files, forKey: .files)
     }
 
     /// The manifest as pretty-printed JSON with sorted keys, ending with a line break.

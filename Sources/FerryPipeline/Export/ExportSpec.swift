@@ -2,7 +2,7 @@ public import FerryIO
 public import FerryStore
 
 /// What to export: an entity's objects (those a predicate selects, in an order), some or all of their attributes,
-/// to a CSV, TSV, NDJSON or JSON file (or standard output).
+/// to a CSV, TSV, NDJSON, JSON or Parquet file (or standard output).
 ///
 /// ```swift
 /// var spec = ExportSpec(entity: "Product", output: "out/products.csv")
@@ -36,6 +36,12 @@ public struct ExportSpec: Sendable, Hashable {
     /// In a pipeline whose output path names the run (`{date}`, `{time}`, `{run}`), how many of its newest outputs
     /// to keep: older ones are removed, with their manifests, after each export. `nil` keeps them all.
     public var keep: Int?
+    /// The key paths a Parquet export is partitioned by, hive-style: `output` is then a dataset folder of
+    /// `name=value/part-00000.parquet` files (the partition values in the folder names, not in the files) with a
+    /// `_SUCCESS` marker. Empty for one file.
+    public var partitionBy: [String]
+    /// How a Parquet output is laid out (compression, row groups, pages); ignored by the other formats.
+    public var parquet: ParquetWriter.Options
 
     /// An export of every object of `entity` to `output`, in the format its extension names (CSV when it names
     /// none, as for `-`).
@@ -49,6 +55,8 @@ public struct ExportSpec: Sendable, Hashable {
         self.output = output
         self.sinceLast = nil
         self.keep = nil
+        self.parquet = ParquetWriter.Options()
+        self.partitionBy = []
     }
 
     /// Whether a manifest is written beside the output: always, except for standard output.

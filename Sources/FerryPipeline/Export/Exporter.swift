@@ -63,6 +63,12 @@ public struct Exporter: Sendable {
         if let fields = spec.fields, fields.isEmpty {
             throw PipelineError(.invalidExport, "an export needs at least one field")
         }
+        if !spec.partitionBy.isEmpty {
+            try Self.checkPartitioning(spec)
+            // Rows of one partition arrive together, so one file is open at a time.
+            fetch.sortDescriptors = spec.partitionBy.map { FetchSortDescriptor(key: $0, ascending: true) } + spec.sort
+            fetch.propertiesToFetch = Self.fieldsFetched(for: spec, model: store.schema.model)
+        }
         let started = Date()
         let request = fetch
         let read = try await store.withReadSnapshot { snapshot in
@@ -71,7 +77,7 @@ public struct Exporter: Sendable {
         var manifest: ExportManifest?
         if spec.writesManifest {
             let attributes = try? FileManager.default.attributesOfItem(atPath: spec.output)
-            let written = ExportManifest(
+            var written = ExportManifest(
                 entity: spec.entity, predicate: spec.predicate, sort: spec.sortText, fields: read.fields,
                 format: spec.format.rawValue, file: URL(fileURLWithPath: spec.output).lastPathComponent,
                 rows: read.rows, bytes: (attributes?[.size] as? Int) ?? 0,
@@ -79,6 +85,11 @@ public struct Exporter: Sendable {
                 runs: read.runs, createdAt: ISO8601Text.string(seconds: started.timeIntervalSince1970.rounded(.down)),
                 sinceLast: spec.sinceLast.map { .init(name: $0, previousToken: read.previousToken) },
                 deleted: spec.sinceLast == nil ? nil : read.deleted)
+            if let files = read.files {
+                written.files = files
+                written.partitionBy = spec.partitionBy
+                written.bytes = files.reduce(0) { $0 + $1.bytes }
+            }
             try ManifestJSON.write(written.jsonText, to: spec.manifestPath)
             manifest = written
         }
@@ -103,6 +114,8 @@ public struct Exporter: Sendable {
         var sha256: String?
         var runs: [Int64]
         var deleted: [[String: ManifestValue]]
+        /// A dataset's files (partitioned exports).
+        var files: [ExportManifest.DatasetFile]?
     }
 
     /// Writes the rows and gathers the manifest's facts, all inside the snapshot.
@@ -124,13 +137,33 @@ public struct Exporter: Sendable {
         let rows = try snapshot.rows(of: request, changedAfter: previousToken)
         // The manifest's checksum is computed beside the writing, from the bytes as they go out.
         let digest = spec.writesManifest ? ConcurrentDigest() : nil
-        let writer = try spec.format.openWriter(
-            path: spec.output, observer: digest.map { digest in { digest.update($0) } })
+        let observer = digest.map { digest in { (bytes: UnsafeRawBufferPointer) in digest.update(bytes) } }
         let fields = rows.columns.map(\.key)
-        try writer.begin(columns: fields)
-        let count = try writeRows(
-            rows, to: writer, spec: spec, blobFolder: snapshot.blobFolderPath, progress: progress)
-        try writer.finish()
+        let count: Int
+        var files: [ExportManifest.DatasetFile]?
+        var sha256 = digest
+        if !spec.partitionBy.isEmpty {
+            let dataset = try writeDataset(
+                rows, spec: spec, model: snapshot.schema.model, blobFolder: snapshot.blobFolderPath,
+                progress: progress)
+            count = dataset.rows
+            files = dataset.files
+            sha256 = nil
+            if spec.writesManifest {
+                let listing = ConcurrentDigest()
+                for file in dataset.files { Array("\(file.sha256)  \(file.path)\n".utf8).withUnsafeBytes(listing.update) }
+                sha256 = listing
+            }
+        } else if spec.format == .parquet {
+            count = try writeParquet(
+                rows, spec: spec, model: snapshot.schema.model, blobFolder: snapshot.blobFolderPath,
+                observer: observer, progress: progress)
+        } else {
+            let writer = try spec.format.openWriter(path: spec.output, observer: observer)
+            try writer.begin(columns: fields)
+            count = try writeRows(rows, to: writer, spec: spec, blobFolder: snapshot.blobFolderPath, progress: progress)
+            try writer.finish()
+        }
         let deleted = try previousToken.map { token in
             try snapshot.deletedObjects(of: spec.entity, after: token).map { change in
                 change.tombstone.mapValues(ManifestValue.init)
@@ -138,8 +171,8 @@ public struct Exporter: Sendable {
         }
         return SnapshotRead(
             rows: count, fields: fields, historyToken: snapshot.historyToken, previousToken: previousToken,
-            sha256: digest?.finalize(),
-            runs: try succeededRuns(in: snapshot), deleted: deleted ?? [])
+            sha256: sha256?.finalize(),
+            runs: try succeededRuns(in: snapshot), deleted: deleted ?? [], files: files)
     }
 
     /// The hot loop, specialized for the writer's concrete type.

@@ -159,8 +159,13 @@ public struct PipelineRunner: Sendable {
             let template = OutputPathTemplate(snapshot.output)
             let output = template.expanded(with: outputs)
             try Self.makeFolder(of: output)
-            _ = try await StoreSnapshotter(store: store, logger: logger).snapshot(
-                into: output, replacing: snapshot.replacesExisting)
+            if snapshot.writesParquet {
+                _ = try await ParquetSnapshotter(store: store, logger: logger).snapshot(
+                    into: output, replacing: snapshot.replacesExisting)
+            } else {
+                _ = try await StoreSnapshotter(store: store, logger: logger).snapshot(
+                    into: output, replacing: snapshot.replacesExisting)
+            }
             result.outputs.append(output)
             if let keep = snapshot.keep {
                 for removed in try template.removeEarlierOutputs(keeping: keep) {

@@ -98,4 +98,7 @@ public struct SnapshotStep: Sendable, Hashable {
     /// With an output path that names the run (`{date}`, `{time}`, `{run}`), how many of the newest snapshots to
     /// keep: older ones are removed after each snapshot. `nil` keeps them all.
     public var keep: Int?
+    /// `format: parquet`: a Parquet dataset of the whole store, one sub-folder per entity (see
+    /// ``ParquetSnapshotter``), instead of a copy of the store.
+    public var writesParquet = false
 }

@@ -20,8 +20,9 @@ public struct PipelineFileParser {
     static let batchDeleteKeys = ["name", "entity", "where"]
     static let exportKeys = [
         "name", "entity", "where", "sort", "fields", "format", "to", "fetchBatchSize", "sinceLast", "keep",
+        "partitionBy", "compression",
     ]
-    static let snapshotKeys = ["name", "to", "replace", "keep"]
+    static let snapshotKeys = ["name", "to", "replace", "keep", "format"]
 
     var reader: YAMLReader
     /// The folder relative paths start from.
@@ -157,10 +158,22 @@ public struct PipelineFileParser {
                 step.fetchBatchSize = reader.int(node, keyPath + ".fetchBatchSize", minimum: 1) ?? 1000
             }
             step.sinceLast = fields["sinceLast"].flatMap { reader.string($0, keyPath + ".sinceLast") }
+            step.partitionBy = fields["partitionBy"].flatMap { reader.strings($0, keyPath + ".partitionBy") } ?? []
+            if let node = fields["compression"],
+                let compression = reader.choice(
+                    node, keyPath + ".compression", ParquetCompression.allCases.map { ($0.rawValue, $0) })
+            {
+                step.parquet.compression = compression
+            }
+            if !step.partitionBy.isEmpty && (step.format != .parquet || output == "-") {
+                reader.report(
+                    node, keyPath + ".partitionBy", "partitionBy writes a Parquet dataset folder; give format: parquet "
+                        + "and a folder in to:")
+            }
             step.keep = outputTemplate(output, keep: fields["keep"], node: node, keyPath: keyPath)
             if fields["format"] == nil && output != "-" && RecordFormat(inferringFrom: output) == nil {
                 reader.report(
-                    node, keyPath + ".to", "cannot tell the format from '\(to)'; add format: csv|tsv|ndjson|json")
+                    node, keyPath + ".to", "cannot tell the format from '\(to)'; add format: csv|tsv|ndjson|json|parquet")
             }
             let name = fields["name"].flatMap { reader.string($0, keyPath + ".name") } ?? "export \(entity)"
             return PipelineStep(name: name, line: line, action: .export(step))
@@ -170,6 +183,10 @@ public struct PipelineFileParser {
             let name = fields["name"].flatMap { reader.string($0, keyPath + ".name") } ?? "snapshot"
             var step = SnapshotStep(output: resolve(to))
             step.replacesExisting = fields["replace"].flatMap { reader.bool($0, keyPath + ".replace") } ?? false
+            step.writesParquet =
+                fields["format"].flatMap {
+                    reader.choice($0, keyPath + ".format", [("sqlite", false), ("parquet", true)])
+                } ?? false
             step.keep = outputTemplate(step.output, keep: fields["keep"], node: node, keyPath: keyPath)
             return PipelineStep(name: name, line: line, action: .snapshot(step))
         }

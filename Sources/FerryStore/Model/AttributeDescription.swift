@@ -29,13 +29,19 @@ public struct AttributeDescription: Sendable, Hashable {
     /// requests or plain SQL), so an object in a context keeps its old derived values after a save until it is
     /// refreshed, as in Core Data.
     public var derivation: String?
+    /// For a decimal: the most significant digits its values have (1…38), which makes a Parquet export write it as
+    /// DECIMAL(precision, scale) instead of its text; `nil` leaves it undeclared.
+    public var decimalPrecision: Int?
+    /// For a decimal with a ``decimalPrecision``: the digits after the point (0…precision; 0 when not given).
+    public var decimalScale: Int?
 
     /// Creates an attribute; only the name and type are required.
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, defaultValue: AttributeValue? = nil,
         isTransient: Bool = false, isIndexed: Bool = false, minValue: Double? = nil, maxValue: Double? = nil,
         minLength: Int? = nil, maxLength: Int? = nil, regularExpression: String? = nil,
-        allowsExternalStorage: Bool = false, derivation: String? = nil
+        allowsExternalStorage: Bool = false, derivation: String? = nil, decimalPrecision: Int? = nil,
+        decimalScale: Int? = nil
     ) {
         self.name = name
         self.type = type
@@ -50,6 +56,8 @@ public struct AttributeDescription: Sendable, Hashable {
         self.regularExpression = regularExpression
         self.allowsExternalStorage = allowsExternalStorage
         self.derivation = derivation
+        self.decimalPrecision = decimalPrecision
+        self.decimalScale = decimalScale
     }
 
     /// Whether the attribute has a column (it is neither transient).

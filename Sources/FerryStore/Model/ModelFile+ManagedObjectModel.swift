@@ -55,6 +55,8 @@ extension ManagedObjectModel {
     /// - `min`, `max`: for numbers (and dates, as ISO-8601 or seconds since 1970); validation only.
     /// - `minLength`, `maxLength` (in UTF-16 units) and `regex` (whole-string match): for strings; validation only.
     /// - `allowsExternalStorage` (`false`): for `binary`; large values live in files beside the store.
+    /// - `precision` (1…38) and `scale` (0…precision, default 0): for `decimal`; a Parquet export then writes it as
+    ///   DECIMAL(precision, scale) and refuses a value with more digits. Without them it writes the exact text.
     /// - `derivation`: a value the store maintains with SQL triggers: a key path through to-one relationships
     ///   (`category.name`), `now()`, `canonical:(name)`, `lowercase:(name)`, `uppercase:(name)`,
     ///   `@count products` (or `products.@count`), `@sum items.quantity` (or `items.quantity.@sum`), and `@avg`,

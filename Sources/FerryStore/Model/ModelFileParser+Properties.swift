@@ -57,6 +57,8 @@ extension ModelFileParser {
             case "regex": attribute.regularExpression = text(node, key, element)
             case "allowsExternalStorage": attribute.allowsExternalStorage = bool(node, key, element) ?? false
             case "derivation": attribute.derivation = text(node, key, element)
+            case "precision": attribute.decimalPrecision = integer(node, key, element)
+            case "scale": attribute.decimalScale = integer(node, key, element)
             default: break  // `type` and `transformer`, read above
             }
         }

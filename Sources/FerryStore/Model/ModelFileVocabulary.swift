@@ -8,7 +8,7 @@ enum ModelFileVocabulary {
     /// Keys of an attribute in its long form.
     static let attributeKeys = [
         "type", "optional", "default", "transient", "indexed", "unique", "min", "max", "minLength", "maxLength",
-        "regex", "allowsExternalStorage", "derivation", "transformer",
+        "regex", "allowsExternalStorage", "derivation", "transformer", "precision", "scale",
     ]
     /// Keys of a relationship in its long form.
     static let relationshipKeys = [

@@ -102,6 +102,8 @@ struct ModelFileWriter {
         if let regex = attribute.regularExpression { settings.append(("regex", text(regex))) }
         if attribute.allowsExternalStorage { settings.append(("allowsExternalStorage", "true")) }
         if let derivation = attribute.derivation { settings.append(("derivation", text(derivation))) }
+        if let precision = attribute.decimalPrecision { settings.append(("precision", String(precision))) }
+        if let scale = attribute.decimalScale { settings.append(("scale", String(scale))) }
         return settings.count == 1 ? attribute.type.name : flowMapping(settings)
     }
 

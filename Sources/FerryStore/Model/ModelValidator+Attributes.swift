@@ -91,6 +91,23 @@ extension ModelValidator {
                 error(.invalidRule, "'\(key)' applies to strings, not \(type.name)", element, key: key)
             }
         }
+        if type == .decimal {
+            if let precision = attribute.decimalPrecision, !(1...38).contains(precision) {
+                error(.invalidRule, "precision must be 1 to 38; found \(precision)", element, key: "precision")
+            }
+            if let scale = attribute.decimalScale {
+                if attribute.decimalPrecision == nil {
+                    error(.invalidRule, "'scale' needs a 'precision' beside it", element, key: "scale")
+                } else if scale < 0 || scale > (attribute.decimalPrecision ?? 0) {
+                    error(.invalidRule, "scale must be 0 to the precision; found \(scale)", element, key: "scale")
+                }
+            }
+        } else {
+            for (key, isSet) in [("precision", attribute.decimalPrecision != nil), ("scale", attribute.decimalScale != nil)]
+            where isSet {
+                error(.invalidRule, "'\(key)' applies to decimals, not \(type.name)", element, key: key)
+            }
+        }
         if attribute.allowsExternalStorage && type != .binary {
             error(
                 .invalidRule, "'allowsExternalStorage' applies to binary attributes, not \(type.name)", element,

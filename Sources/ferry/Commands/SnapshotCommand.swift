@@ -1,7 +1,9 @@
 import ArgumentParser
+import FerryIO
 import FerryPipeline
 import Foundation
 import FerryStore
+import Logging
 
 /// `ferry snapshot`: a consistent copy of a store, with its blob files and a manifest, into a folder.
 struct SnapshotCommand: AsyncParsableCommand {
@@ -19,8 +21,15 @@ struct SnapshotCommand: AsyncParsableCommand {
             never overwritten: if DIR exists and is not empty, nothing is written and the exit code is 74. DIR is \
             created when missing.
 
+            --format parquet writes a Parquet dataset for analytics instead: one sub-folder per entity \
+            (DIR/Product/part-00000.parquet, typed as ferry export types Parquet), every entity from the same \
+            consistent snapshot, DIR/manifest.json (each file's rows, bytes and SHA-256, the history token and runs) \
+            and DIR/_SUCCESS, renamed into place complete. Read it with DuckDB: \
+            SELECT * FROM 'DIR/Product/*.parquet'.
+
             Examples:
               ferry snapshot --store catalog.sqlite --output /backups/$(date +%F)
+              ferry snapshot --store catalog.sqlite --output lake/catalog --format parquet
               ferry snapshot --store catalog.sqlite --output snap && sqlite3 snap/catalog.sqlite '.tables'
             """
     )
@@ -34,10 +43,22 @@ struct SnapshotCommand: AsyncParsableCommand {
     @Option(help: "A model file, for a store that does not keep its model.")
     var model: String?
 
+    @Option(help: "sqlite (a copy of the store, the default) or parquet (a dataset folder, one sub-folder per entity).")
+    var format: SnapshotFormat = .sqlite
+
+    @Option(help: "Parquet's page compression: zstd, snappy or uncompressed.")
+    var compression: ParquetCompression = .zstd
+
+    /// What a snapshot is made of.
+    enum SnapshotFormat: String, ExpressibleByArgument, CaseIterable {
+        case sqlite, parquet
+    }
+
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
         let logger = logging.bootstrap()
+        if format == .parquet { return try await runParquet(logger: logger) }
         let manifest = try await reportingFailures { () async throws -> SnapshotManifest in
             let session = try await BulkSession.openForReading(storePath: store, model: model, logger: logger)
             return try await StoreSnapshotter(store: session.container.persistentStore, logger: logger)
@@ -47,6 +68,20 @@ struct SnapshotCommand: AsyncParsableCommand {
             let rows = manifest.entities.map { "\($0.name) \($0.rows)" }.joined(separator: ", ")
             printError(
                 "snapshot written to \(output)/\(manifest.file) (\(rows); \(manifest.blobFiles) blob files)")
+        }
+    }
+
+    private func runParquet(logger: Logger) async throws {
+        var options = ParquetWriter.Options()
+        options.compression = compression
+        let manifest = try await reportingFailures { () async throws -> ParquetSnapshotter.Manifest in
+            let session = try await BulkSession.openForReading(storePath: store, model: model, logger: logger)
+            return try await ParquetSnapshotter(store: session.container.persistentStore, logger: logger)
+                .snapshot(into: output, options: options)
+        }
+        if !logging.quiet {
+            let rows = manifest.files.map { "\($0.entity) \($0.rows)" }.joined(separator: ", ")
+            printError("Parquet snapshot written to \(output) (\(rows))")
         }
     }
 }

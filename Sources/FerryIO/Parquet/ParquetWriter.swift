@@ -1,0 +1,285 @@
+/// Writes a Parquet file, row by row, in memory bounded by one row group.
+///
+/// Each row's values are written in column order with the call for the column's type, then ``endRow()``; a row
+/// group is written out when it reaches ``Options/rowGroupRows`` rows or ``Options/rowGroupBytes`` buffered
+/// (compressed) bytes, and ``finish()`` writes the footer and moves the file into place (see ``OutputFile``):
+///
+/// ```swift
+/// let writer = try ParquetWriter(path: "products.parquet", columns: [
+///     ParquetColumn(name: "sku", type: .string, isOptional: false),
+///     ParquetColumn(name: "price", type: .decimal(precision: 10, scale: 2)),
+///     ParquetColumn(name: "stock", type: .int32),
+/// ])
+/// try writer.write(string: "TEA-001")
+/// try writer.write(decimalText: "12.50")
+/// try writer.writeNull()
+/// try writer.endRow()
+/// try writer.finish()          // the file appears only now
+/// ```
+///
+/// The file uses data pages v1, PLAIN and RLE_DICTIONARY encodings with RLE/bit-packed definition levels (for
+/// optional columns only), column statistics (minimum, maximum, null count) in the footer, and the compression of
+/// ``Options/compression``. Writing a value allocates nothing once the buffers have grown to a page's size.
+public final class ParquetWriter {
+    /// How the file is laid out.
+    public struct Options: Sendable, Hashable {
+        /// The page compression; Zstandard unless told otherwise.
+        public var compression: ParquetCompression = .zstd
+        /// Zstandard's level (1 fastest … 19 smallest).
+        public var zstdLevel: Int32 = 3
+        /// The most rows in one row group.
+        public var rowGroupRows = 1_048_576
+        /// The most compressed bytes buffered for one row group before it is written.
+        public var rowGroupBytes = 128 * 1024 * 1024
+        /// The size at which a data page ends (its values before compression).
+        public var pageBytes = 1024 * 1024
+        /// The size at which a column chunk's dictionary stops growing and later pages fall back to PLAIN.
+        public var dictionaryBytes = 1024 * 1024
+        /// Whether values are dictionary-encoded at all.
+        public var usesDictionary = true
+
+        /// The defaults: Zstandard, row groups of 1M rows or 128 MiB, pages of 1 MiB, dictionaries to 1 MiB.
+        public init() {}
+    }
+
+    /// The destination path.
+    public var path: String { output.path }
+    /// The columns, in order.
+    public let columns: [ParquetColumn]
+    /// The options the file is written with.
+    public let options: Options
+    /// Rows ended so far.
+    public var rowCount: Int { state.pointee.rowCount }
+    /// Bytes written to the file so far (row groups already written out; the footer comes at the end).
+    public var bytesWritten: Int { output.bytesWritten }
+
+    private let output: OutputFile
+    /// The column writers, in memory of their own: values are written into them in place, without the reference
+    /// counting and exclusivity checks of class properties.
+    private let writers: UnsafeMutablePointer<ParquetColumnWriter>
+    private let state: UnsafeMutablePointer<State>
+    private var rowGroups: [ParquetRowGroupMetadata] = []
+    private var finished = false
+
+    private struct State {
+        /// The column the next value goes to.
+        var current = 0
+        var rowCount = 0
+        var rowGroupStart = 0
+        /// The bytes of a decimal value wider than 18 digits.
+        var fixed: (UInt64, UInt64) = (0, 0)
+    }
+
+    /// Opens `path` for writing `columns` (at least one, with distinct names); `observer` sees every byte as
+    /// it goes out (see ``OutputFile/observer``).
+    ///
+    /// - Throws: ``FerryIOError`` when the file cannot be created.
+    public init(
+        path: String, columns: [ParquetColumn], options: Options = Options(),
+        observer: ((UnsafeRawBufferPointer) -> Void)? = nil
+    ) throws {
+        precondition(!columns.isEmpty, "a Parquet file needs at least one column")
+        for column in columns {
+            if case .decimal(let precision, let scale) = column.type {
+                precondition(
+                    (1...ParquetValueType.maxDecimalPrecision).contains(precision) && (0...precision).contains(scale),
+                    "decimal precision must be 1...38 and scale 0...precision")
+            }
+        }
+        self.columns = columns
+        self.options = options
+        output = try OutputFile(path: path)
+        output.observer = observer
+        let compressor = ParquetCompressor(options.compression, level: options.zstdLevel)
+        let scratch = ParquetPageScratch()
+        writers = .allocate(capacity: columns.count)
+        for (index, column) in columns.enumerated() {
+            (writers + index).initialize(
+                to: ParquetColumnWriter(
+                    column: column, options: options, compressor: compressor,
+                    chunk: ParquetChunkBuffer(outputPath: path), scratch: scratch))
+        }
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+        try ParquetFormat.magic.withUnsafeBytes { try output.write($0) }
+    }
+
+    deinit {
+        writers.deinitialize(count: columns.count)
+        writers.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    // MARK: Values
+
+    /// Writes a null as the next value.
+    ///
+    /// - Throws: ``FerryIOError`` `.invalidValue` when the column is required.
+    public func writeNull() throws {
+        let writer = try next()
+        guard writer.pointee.isOptional else {
+            throw failure(writer.pointee.column, "is required and cannot hold a null")
+        }
+        try writer.pointee.appendNull()
+    }
+
+    /// Writes an integer: for `int16`, `int32`, `int64` and `timestampMicros` columns (microseconds since
+    /// 1970-01-01T00:00:00Z), and unscaled values of decimal columns up to 18 digits.
+    ///
+    /// - Throws: ``FerryIOError`` `.invalidValue` when the value is outside the column's integer type.
+    public func write(integer value: Int64) throws {
+        let writer = try next()
+        switch writer.pointee.column.type {
+        case .int16 where value < Int64(Int16.min) || value > Int64(Int16.max),
+            .int32 where value < Int64(Int32.min) || value > Int64(Int32.max):
+            throw failure(writer.pointee.column, "holds \(writer.pointee.column.type) values and \(value) does not fit")
+        case .int16, .int32, .int64, .timestampMicros:
+            try writer.pointee.append(integer: value)
+        case .decimal(let precision, _) where precision <= 18:
+            try writer.pointee.append(integer: value)
+        default:
+            preconditionFailure("an integer written to the \(writer.pointee.column.type) column")
+        }
+    }
+
+    /// Writes a floating-point value to a `float` or `double` column.
+    public func write(real value: Double) throws {
+        let writer = try next()
+        precondition(
+            writer.pointee.physical == .double || writer.pointee.physical == .float,
+            "a floating-point value written to the \(writer.pointee.column.type) column")
+        try writer.pointee.append(real: value)
+    }
+
+    /// Writes a boolean to a `boolean` column.
+    public func write(boolean value: Bool) throws {
+        let writer = try next()
+        precondition(writer.pointee.physical == .boolean, "a boolean written to the \(writer.pointee.column.type) column")
+        try writer.pointee.append(integer: value ? 1 : 0)
+    }
+
+    /// Writes bytes to a `string` column (UTF-8), a `binary` column, or a `uuid` column (its 16 bytes).
+    ///
+    /// - Throws: ``FerryIOError`` `.invalidValue` for a UUID that is not 16 bytes.
+    public func write(bytes value: UnsafeRawBufferPointer) throws {
+        let writer = try next()
+        switch writer.pointee.physical {
+        case .byteArray:
+            try writer.pointee.append(bytes: value)
+        case .fixedLenByteArray where writer.pointee.column.type == .uuid:
+            guard value.count == 16 else { throw failure(writer.pointee.column, "holds 16-byte UUIDs") }
+            try writer.pointee.append(bytes: value)
+        default:
+            preconditionFailure("bytes written to the \(writer.pointee.column.type) column")
+        }
+    }
+
+    /// Writes a string to a `string` column.
+    public func write(string value: String) throws {
+        var value = value
+        try value.withUTF8 { try write(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes a decimal given as text (`-12.50`) to a `decimal` column, exactly.
+    ///
+    /// - Throws: ``FerryIOError`` `.invalidValue` when the text is not a number, has more significant digits than
+    ///   the column's precision, or more fraction digits than its scale (other than trailing zeros).
+    public func write(decimalText text: UnsafeRawBufferPointer) throws {
+        let writer = try next()
+        let column = writer.pointee.column
+        guard case .decimal(let precision, let scale) = column.type else {
+            preconditionFailure("a decimal written to the \(column.type) column")
+        }
+        let unscaled: Int128
+        do {
+            unscaled = try ParquetDecimal.unscaled(text, precision: precision, scale: scale)
+        } catch {
+            let what =
+                switch error {
+                case .notANumber: "holds decimals and a value is not a decimal number"
+                case .tooManyDigits: "holds decimals of at most \(precision) digits and a value has more"
+                case .tooManyFractionDigits: "holds decimals with \(scale) digits after the point and a value has more"
+                }
+            throw failure(column, what)
+        }
+        if precision <= 18 {
+            return try writer.pointee.append(integer: Int64(unscaled))
+        }
+        // Big-endian two's complement in the column's width.
+        let width = column.type.fixedLength
+        try withUnsafeMutableBytes(of: &state.pointee.fixed) { fixed in
+            var remaining = unscaled
+            for position in stride(from: width - 1, through: 0, by: -1) {
+                fixed[position] = UInt8(truncatingIfNeeded: remaining)
+                remaining >>= 8
+            }
+            try writer.pointee.append(bytes: UnsafeRawBufferPointer(rebasing: fixed[0..<width]))
+        }
+    }
+
+    /// Ends the row; columns not written get nulls.
+    ///
+    /// - Throws: ``FerryIOError`` `.invalidValue` when a required column was not written, or when writing a full
+    ///   row group out fails.
+    public func endRow() throws {
+        while state.pointee.current < columns.count { try writeNull() }
+        state.pointee.current = 0
+        state.pointee.rowCount += 1
+        let inGroup = state.pointee.rowCount - state.pointee.rowGroupStart
+        if inGroup >= options.rowGroupRows || (inGroup & 1023 == 0 && bufferedBytes >= options.rowGroupBytes) {
+            try writeRowGroup()
+        }
+    }
+
+    private var bufferedBytes: Int {
+        (0..<columns.count).reduce(0) { $0 + writers[$1].bufferedBytes }
+    }
+
+    /// Writes the last row group and the footer, and moves the file into place.
+    ///
+    /// - Throws: ``FerryIOError`` when writing, syncing or renaming fails; the destination is then untouched.
+    public func finish() throws {
+        precondition(state.pointee.current == 0, "finish() in the middle of a row")
+        precondition(!finished, "ParquetWriter finished twice")
+        finished = true
+        try writeRowGroup()
+        var thrift = ThriftCompactWriter()
+        thrift.writeFileMetadata(
+            columns: columns, rowGroups: rowGroups, codec: options.compression.codec,
+            createdBy: "ferry version 1.0.0")
+        try thrift.bytes.withUnsafeBytes { try output.write($0) }
+        try withUnsafeBytes(of: UInt32(thrift.bytes.count).littleEndian) { try output.write($0) }
+        try ParquetFormat.magic.withUnsafeBytes { try output.write($0) }
+        try output.commit()
+    }
+
+    private func writeRowGroup() throws {
+        let rows = state.pointee.rowCount - state.pointee.rowGroupStart
+        guard rows > 0 else { return }
+        let start = Int64(output.bytesWritten)
+        var chunks: [ParquetChunkMetadata] = []
+        for index in 0..<columns.count {
+            chunks.append(try writers[index].finishChunk(into: output))
+        }
+        rowGroups.append(ParquetRowGroupMetadata(columns: chunks, rows: Int64(rows), fileOffset: start))
+        state.pointee.rowGroupStart = state.pointee.rowCount
+    }
+
+    /// The writer of the next value's column.
+    @inline(__always)
+    private func next() throws -> UnsafeMutablePointer<ParquetColumnWriter> {
+        let current = state.pointee.current
+        guard current < columns.count else {
+            throw FerryIOError(
+                .unknownColumn, "a row has more values than the \(columns.count) columns", file: path,
+                record: rowCount + 1)
+        }
+        state.pointee.current = current + 1
+        return writers + current
+    }
+
+    private func failure(_ column: ParquetColumn, _ what: String) -> FerryIOError {
+        FerryIOError(.invalidValue, "column \(column.name) \(what)", file: path, record: rowCount + 1)
+    }
+}

@@ -1,0 +1,135 @@
+"""Reads a Parquet file (or a hive-partitioned dataset) with pyarrow and DuckDB and prints what each saw as JSON.
+
+Ferry's tests call it to check the files Ferry writes with readers that share no code with it:
+
+    parquet_read.py FILE             {"pyarrow": {...}, "duckdb": {...}} for one file
+    parquet_read.py --hive GLOB      {"duckdb": {...}} for a dataset read with hive_partitioning
+
+Every value is printed as text (null stays null), so that both readers agree when the file is right: integers
+as digits, floats as Python's shortest round-trip text (`nan`, `inf`, `-0.0`), booleans as `true`/`false`,
+timestamps as microseconds since 1970 (far dates do not fit Python's datetime), decimals as their exact text,
+binaries as lowercase hex, UUIDs as their canonical text. Statistics are pyarrow's raw physical values, printed
+the same way (byte arrays as hex).
+"""
+
+import decimal
+import json
+import sys
+import uuid
+
+
+def plain(value):
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).hex()
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    raise TypeError(f"unexpected value type {type(value)}")
+
+
+def read_pyarrow(path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    parquet = pq.ParquetFile(path)
+    table = parquet.read()
+    columns = {}
+    for name, column in zip(table.column_names, table.columns):
+        kind = column.type
+        if isinstance(kind, pa.ExtensionType):
+            column = column.cast(kind.storage_type)
+            values = [None if v is None else str(uuid.UUID(bytes=v)) for v in column.to_pylist()]
+        elif pa.types.is_timestamp(kind):
+            values = [plain(v) for v in column.cast(pa.int64()).to_pylist()]
+        elif pa.types.is_fixed_size_binary(kind) and kind.byte_width == 16:
+            values = [None if v is None else str(uuid.UUID(bytes=v)) for v in column.to_pylist()]
+        else:
+            values = [plain(v) for v in column.to_pylist()]
+        columns[name] = values
+    metadata = parquet.metadata
+    schema = []
+    for index in range(metadata.num_columns):
+        element = metadata.schema.column(index)
+        schema.append(
+            {
+                "name": element.name,
+                "physical": element.physical_type,
+                "logical": str(element.logical_type),
+                "arrow": str(table.schema.field(element.name).type),
+                "nullable": table.schema.field(element.name).nullable,
+                "maxDefinitionLevel": element.max_definition_level,
+            }
+        )
+    groups = []
+    for group_index in range(metadata.num_row_groups):
+        group = metadata.row_group(group_index)
+        chunks = []
+        for index in range(group.num_columns):
+            chunk = group.column(index)
+            stats = chunk.statistics
+            chunks.append(
+                {
+                    "compression": chunk.compression,
+                    "encodings": list(chunk.encodings),
+                    "hasDictionaryPage": chunk.has_dictionary_page,
+                    "nullCount": stats.null_count if stats is not None and stats.has_null_count else None,
+                    "hasMinMax": bool(stats is not None and stats.has_min_max),
+                    "min": plain(stats.min_raw) if stats is not None and stats.has_min_max else None,
+                    "max": plain(stats.max_raw) if stats is not None and stats.has_min_max else None,
+                }
+            )
+        groups.append({"rows": group.num_rows, "columns": chunks})
+    return {
+        "rows": metadata.num_rows,
+        "columns": columns,
+        "schema": schema,
+        "rowGroups": groups,
+        "createdBy": metadata.created_by,
+    }
+
+
+def read_duckdb(source, hive):
+    import duckdb
+
+    connection = duckdb.connect()
+    relation = f"read_parquet('{source}', hive_partitioning = {'true' if hive else 'false'})"
+    described = connection.execute(f"DESCRIBE SELECT * FROM {relation}").fetchall()
+    selects = []
+    types = {}
+    for name, kind, *_ in described:
+        quoted = '"' + name.replace('"', '""') + '"'
+        types[name] = kind
+        if kind.startswith("TIMESTAMP"):
+            selects.append(f"epoch_us({quoted})")
+        elif kind == "UUID":
+            selects.append(f"CAST({quoted} AS VARCHAR)")
+        else:
+            selects.append(quoted)
+    rows = connection.execute(f"SELECT {', '.join(selects)} FROM {relation}").fetchall()
+    columns = {name: [plain(row[index]) for row in rows] for index, (name, *_) in enumerate(described)}
+    return {"rows": len(rows), "columns": columns, "types": types}
+
+
+def main(arguments):
+    if len(arguments) == 2 and arguments[0] == "--hive":
+        result = {"duckdb": read_duckdb(arguments[1], hive=True)}
+    elif len(arguments) == 1:
+        result = {"pyarrow": read_pyarrow(arguments[0]), "duckdb": read_duckdb(arguments[0], hive=False)}
+    else:
+        print("usage: parquet_read.py FILE | --hive GLOB", file=sys.stderr)
+        return 64
+    json.dump(result, sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -86,7 +86,7 @@ final class ExportFieldWriter {
         case (.text, .binary):
             try statement.withTextBytes(at: index) { bytes in
                 if let relative = ReadSnapshot.blobRelativePath(ofReference: bytes) {
-                    try writeBase64(of: try readBlobFile(relative), to: writer)
+                    try writeBase64(of: try SnapshotRows.blobFileBytes(relative, in: blobFolder), to: writer)
                 } else {
                     try writer.writeField(bytes, kind: .string)
                 }
@@ -140,16 +140,5 @@ final class ExportFieldWriter {
 
     private func writeBase64<Writer: RecordWriter>(of data: Data, to writer: Writer) throws {
         try data.withUnsafeBytes { try writeBase64(of: $0, to: writer) }
-    }
-
-    private func readBlobFile(_ relative: String) throws -> Data {
-        let path = blobFolder + "/" + relative
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw StoreError(
-                FileManager.default.fileExists(atPath: path) ? .openFailed : .fileNotFound,
-                "cannot read the external blob file a row refers to", path: path)
-        }
     }
 }

@@ -15,16 +15,8 @@ extension Exporter {
         let writer = try ParquetWriter(path: spec.output, columns: columns, options: spec.parquet, observer: observer)
         let fields = ParquetFieldWriter(columns: rows.columns, blobFolder: blobFolder)
         fields.useDecimalColumns(columns)
-        var count = 0
-        var untilBatchEnd = spec.fetchBatchSize
-        while try rows.next() {
-            try fields.writeRow(rows.statement, to: writer)
-            count += 1
-            untilBatchEnd -= 1
-            if untilBatchEnd == 0 {
-                untilBatchEnd = spec.fetchBatchSize
-                progress?(count)
-            }
+        let count = try rows.exportEachRow(reportingEvery: spec.fetchBatchSize, progress: progress) { statement in
+            try fields.writeRow(statement, to: writer)
         }
         try writer.finish()
         return count

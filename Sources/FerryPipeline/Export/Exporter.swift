@@ -182,18 +182,9 @@ public struct Exporter: Sendable {
     ) throws -> Int {
         let fields = ExportFieldWriter(
             columns: rows.columns, blobFolder: blobFolder, isJSON: spec.format == .ndjson || spec.format == .json)
-        var count = 0
-        var untilBatchEnd = spec.fetchBatchSize
-        while try rows.next() {
-            try fields.writeRow(rows.statement, to: writer)
-            count += 1
-            untilBatchEnd -= 1
-            if untilBatchEnd == 0 {
-                untilBatchEnd = spec.fetchBatchSize
-                progress?(count)
-            }
+        return try rows.exportEachRow(reportingEvery: spec.fetchBatchSize, progress: progress) { statement in
+            try fields.writeRow(statement, to: writer)
         }
-        return count
     }
 
     /// The ids of the successful import runs in the ledger, oldest first (the runs whose data the store holds);

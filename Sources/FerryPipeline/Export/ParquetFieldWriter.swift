@@ -173,7 +173,7 @@ final class ParquetFieldWriter {
         case (.text, .binary):
             try statement.withTextBytes(at: index) { bytes in
                 if let relative = ReadSnapshot.blobRelativePath(ofReference: bytes) {
-                    try readBlobFile(relative).withUnsafeBytes { try writer.write(bytes: $0) }
+                    try SnapshotRows.blobFileBytes(relative, in: blobFolder).withUnsafeBytes { try writer.write(bytes: $0) }
                 } else {
                     try writer.write(bytes: bytes)
                 }
@@ -217,17 +217,6 @@ final class ParquetFieldWriter {
         case 0x41...0x46: byte - 0x41 + 10
         case 0x61...0x66: byte - 0x61 + 10
         default: nil
-        }
-    }
-
-    private func readBlobFile(_ relative: String) throws -> Data {
-        let path = blobFolder + "/" + relative
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw StoreError(
-                FileManager.default.fileExists(atPath: path) ? .openFailed : .fileNotFound,
-                "cannot read the external blob file a row refers to", path: path)
         }
     }
 }

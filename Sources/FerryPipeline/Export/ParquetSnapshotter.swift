@@ -65,10 +65,13 @@ public struct ParquetSnapshotter: Sendable {
 
     /// Writes the dataset into `folder` (created when missing).
     ///
-    /// - Parameter replacing: when `true`, a folder already at `folder` is replaced whole once the new dataset is
-    ///   complete; when `false`, a folder that is not empty is never overwritten.
+    /// - Parameters:
+    ///   - folder: the dataset's folder.
+    ///   - options: the Parquet writer's options (compression, row group size).
+    ///   - replacing: when `true`, a folder already at `folder` is replaced whole once the new dataset is
+    ///     complete; when `false`, a folder that is not empty is never overwritten.
     /// - Throws: ``PipelineError`` `.outputExists` when `folder` exists and is not empty (without `replacing`);
-    ///   ``FerryIOError`` when writing fails; what a Parquet export of an entity throws.
+    ///   `FerryIOError` when writing fails; what a Parquet export of an entity throws.
     public func snapshot(
         into folder: String, options: ParquetWriter.Options = ParquetWriter.Options(), replacing: Bool = false
     ) async throws -> Manifest {

@@ -32,8 +32,8 @@ public final class BulkSession {
     /// `createsStore` is false) with `model` or the model it keeps; `inferredModel` gives a new store's model when no
     /// model file is named.
     ///
-    /// - Throws: ``PipelineError`` `.storeLocked` when another run holds the store; ``ModelError`` for a bad model
-    ///   file; ``StoreError`` (`.fileNotFound` for a missing store without a model, `.incompatibleModel`…).
+    /// - Throws: ``PipelineError`` `.storeLocked` when another run holds the store; `ModelError` for a bad model
+    ///   file; `StoreError` (`.fileNotFound` for a missing store without a model, `.incompatibleModel`…).
     public static func open(
         storePath: String, model: String? = nil, settings: StoreSettings = StoreSettings(), createsStore: Bool = true,
         inferredModel: (() throws -> ManagedObjectModel)? = nil, logger: Logger = Logger(label: "ferry")
@@ -51,7 +51,7 @@ public final class BulkSession {
     /// Opens the existing store at `storePath` to read it (exports, snapshots, inspection): no lock is taken, as
     /// reads see one consistent snapshot while a run writes, and no store is ever created.
     ///
-    /// - Throws: ``StoreError`` `.fileNotFound` when there is no store at `storePath`; as ``open(storePath:model:settings:createsStore:inferredModel:logger:)``.
+    /// - Throws: `StoreError` `.fileNotFound` when there is no store at `storePath`; as ``open(storePath:model:settings:createsStore:inferredModel:logger:)``.
     public static func openForReading(
         storePath: String, model: String? = nil, logger: Logger = Logger(label: "ferry")
     ) async throws -> BulkSession {

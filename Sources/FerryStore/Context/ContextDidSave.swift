@@ -15,7 +15,7 @@ public struct ContextDidSave: Sendable, Hashable {
     public var transactionAuthor: String?
     /// The persistent-history transaction the save recorded: `nil` for a child context's save and for a store
     /// without ``PersistentStoreDescription/recordsHistory``. Fetch what came after it with
-    /// ``PersistentStore/fetchHistory(after:author:limit:)``.
+    /// `fetchHistory(after:author:limit:)`.
     public var historyToken: Int64? = nil
 }
 

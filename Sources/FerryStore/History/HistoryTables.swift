@@ -9,7 +9,7 @@ import Foundation
 /// ferry_history_tombstones (token, ent, pk, attribute, value)  -- key (token, ent, pk, attribute)
 /// ```
 ///
-/// - `token` is `AUTOINCREMENT`, so a number is never given twice, even after ``PersistentStore/deleteHistory(before:)``
+/// - `token` is `AUTOINCREMENT`, so a number is never given twice, even after `deleteHistory(before:)`
 ///   removed every transaction; `timestamp` is Unix seconds, as dates are everywhere in the store.
 /// - A change names its object as the entity tables do: `ent` (the entity's number, see `ferry_entities`) and `pk`
 ///   (the row's `_pk`). Its key makes one change per object per transaction, as in Core Data.
@@ -22,7 +22,7 @@ enum HistoryTables {
     static let transactions = "ferry_history_transactions"
     static let changes = "ferry_history_changes"
     static let tombstones = "ferry_history_tombstones"
-    /// The `ferry_metadata` key that remembers the last token ``PersistentStore/deleteHistory(before:)`` deleted,
+    /// The `ferry_metadata` key that remembers the last token `deleteHistory(before:)` deleted,
     /// so a fetch after an older token can fail instead of silently missing changes.
     static let purgedThroughKey = "history_purged_through"
 

@@ -2,7 +2,7 @@ import FerrySQLite
 public import Foundation
 
 extension StoreError.Code {
-    /// History after the token asked for was deleted by ``PersistentStore/deleteHistory(before:)``, so the changes
+    /// History after the token asked for was deleted by `deleteHistory(before:)`, so the changes
     /// since cannot all be given (`NSPersistentHistoryTokenExpiredError`); fetch the current state again.
     public static let historyTokenExpired = Self(rawValue: "historyTokenExpired", coreDataCode: 134301)
 }
@@ -28,7 +28,7 @@ extension PersistentStore {
     ///
     /// A `limit` bounds how many are read: the first `limit` after `token`, so a consumer pages forward by passing
     /// the last token it got; without a token, the latest `limit`. A store that never recorded history has none.
-    /// Purge what every consumer has seen with ``deleteHistory(before:)``.
+    /// Purge what every consumer has seen with `deleteHistory(before:)`.
     ///
     /// ```swift
     /// let batches = try await store.fetchHistory(after: lastToken, author: "nightly-import", limit: 100)
@@ -62,9 +62,9 @@ extension PersistentStore {
     }
 
     /// The transactions recorded after `transaction` (Core Data's `fetchHistory(after:)` with a transaction), as
-    /// ``fetchHistory(after:author:limit:)`` with its token.
+    /// `fetchHistory(after:author:limit:)` with its token.
     ///
-    /// - Throws: as ``fetchHistory(after:author:limit:)``.
+    /// - Throws: as `fetchHistory(after:author:limit:)`.
     public func fetchHistory(after transaction: HistoryTransaction, author: String? = nil, limit: Int? = nil)
         async throws -> [HistoryTransaction]
     {
@@ -72,7 +72,7 @@ extension PersistentStore {
     }
 
     /// Deletes the transactions before `transaction` (not `transaction` itself), with their changes (Core Data's
-    /// `deleteHistory(before:)` with a transaction), as ``deleteHistory(before:)`` with its token.
+    /// `deleteHistory(before:)` with a transaction), as `deleteHistory(before:)` with its token.
     ///
     /// - Throws: ``StoreError`` `.sqlite`.
     public func deleteHistory(before transaction: HistoryTransaction) async throws {
@@ -94,7 +94,7 @@ extension PersistentStore {
 
     /// Deletes the transactions recorded before `date`, with their changes (Core Data's
     /// `deleteHistory(before:)` with a date), and returns how many it deleted. Later fetches after a deleted token
-    /// fail with ``StoreError/Code/historyTokenExpired``, as after ``deleteHistory(before:)``.
+    /// fail with ``StoreError/Code/historyTokenExpired``, as after `deleteHistory(before:)`.
     ///
     /// ```swift
     /// let deleted = try await store.deleteHistory(recordedBefore: Date().addingTimeInterval(-30 * 86_400))

@@ -21,8 +21,8 @@ public import Logging
 /// An import into an empty table under store-trump or rollback, in either mode, loads it with its indexes deferred
 /// and builds them once the last chunk is in (see `PersistentStore/deferIndexes(ofEntity:owner:)`; in context
 /// mode, `ContextChunkWriter/insertsEveryRecord`); a run that ends before the build leaves it to the next run on
-/// the store, which does it first. The caller holds the store's lock (``StoreLock``): two runs at once would build
-/// each other's indexes.
+/// the store, which does it first. The caller holds the store's lock (``StoreLock``; a ``BulkSession`` takes it):
+/// two runs at once would build each other's indexes.
 public struct Importer: Sendable {
     /// The container whose store receives the records.
     public let container: PersistentContainer

@@ -14,8 +14,16 @@ enum ModelFileFixture {
 
     /// The ``ModelError`` that loading `yaml` throws; records an issue when it loads or throws something else.
     static func thrown(_ yaml: String, sourceLocation: SourceLocation = #_sourceLocation) -> ModelError? {
+        thrown(by: { try ModelFile(yaml: yaml, path: path) }, sourceLocation: sourceLocation)
+    }
+
+    /// The ``ModelError`` that `load` throws, whatever the model file's format; records an issue when it loads or
+    /// throws something else.
+    static func thrown(by load: () throws -> ModelFile, sourceLocation: SourceLocation = #_sourceLocation)
+        -> ModelError?
+    {
         do {
-            _ = try ModelFile(yaml: yaml, path: path)
+            _ = try load()
             Issue.record("the model loaded without errors", sourceLocation: sourceLocation)
         } catch let error as ModelError {
             return error

@@ -35,15 +35,8 @@ enum XcodeModelFixture {
 
     /// The ``ModelError`` reading `text` throws; records an issue when it loads or throws something else.
     static func thrown(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> ModelError? {
-        do {
-            _ = try ModelFile(xcodeContents: text, path: contentsPath)
-            Issue.record("the model loaded without errors", sourceLocation: sourceLocation)
-        } catch let error as ModelError {
-            return error
-        } catch {
-            Issue.record("expected a ModelError, got \(error)", sourceLocation: sourceLocation)
-        }
-        return nil
+        ModelFileFixture.thrown(
+            by: { try ModelFile(xcodeContents: text, path: contentsPath) }, sourceLocation: sourceLocation)
     }
 
     /// The warnings of `entities`, which must load.

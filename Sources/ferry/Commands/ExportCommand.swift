@@ -45,8 +45,7 @@ struct ExportCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The store file.")
-    var store: String
+    @OptionGroup var location: StoreOptions
 
     @Option(help: "The entity to export (its sub-entities' objects included).")
     var entity: String
@@ -84,8 +83,6 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "Export only what changed since the previous export of this name.")
     var sinceLast: String?
 
-    @Option(help: "A model file, for a store that does not keep its model.")
-    var model: String?
 
     @OptionGroup var logging: LoggingOptions
 
@@ -121,7 +118,7 @@ struct ExportCommand: AsyncParsableCommand {
             spec.parquet.compression = compression
             spec.partitionBy =
                 partitionBy.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
-            let session = try await BulkSession.openForReading(storePath: store, model: model, logger: logger)
+            let session = try await location.openForReading(logger: logger)
             do {
                 return try await session.export(spec)
             } catch let error as FetchPredicateError {

@@ -24,8 +24,7 @@ struct HistoryCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The store file.")
-    var store: String
+    @OptionGroup var location: StoreOptions
 
     @Option(help: "List only the transactions after this token.")
     var after: Int64?
@@ -39,8 +38,6 @@ struct HistoryCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
-    @Option(help: "A model file, for a store that does not keep its model.")
-    var model: String?
 
     @OptionGroup var logging: LoggingOptions
 
@@ -51,7 +48,7 @@ struct HistoryCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = logging.bootstrap()
         let transactions = try await reportingFailures { () async throws -> [HistoryTransaction] in
-            let session = try await BulkSession.openForReading(storePath: store, model: model, logger: logger)
+            let session = try await location.openForReading(logger: logger)
             return try await session.container.persistentStore.fetchHistory(after: after, author: author, limit: limit)
         }
         let entries = transactions.map(Entry.init)

@@ -37,14 +37,11 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: "Input files, or - for standard input.")
     var files: [String]
 
-    @Option(help: "The store file (created if missing).")
-    var store: String
+    @OptionGroup var location: StoreOptions
 
     @Option(help: "The entity the records become.")
     var entity: String
 
-    @Option(help: "A model file (YAML); default: the store's own model, or one inferred for a new store.")
-    var model: String?
 
     @Option(
         help: ArgumentHelp(
@@ -212,7 +209,7 @@ struct ImportCommand: AsyncParsableCommand {
                 settings.recordsHistory = history
                 let inferenceSpec = spec
                 let session = try await BulkSession.open(
-                    storePath: store, model: model, settings: settings,
+                    storePath: location.store, model: location.model, settings: settings,
                     inferredModel: { try ModelInference.model(entity: entity, keys: inferenceSpec.keys, spec: inferenceSpec) },
                     logger: logger)
                 let container = session.container

@@ -21,22 +21,19 @@ struct InspectCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The store file.")
-    var store: String
+    @OptionGroup var location: StoreOptions
 
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
-    @Option(help: "A model file, for a store that does not keep its model.")
-    var model: String?
 
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
         let logger = logging.bootstrap()
         let inspection = try await reportingFailures { () async throws -> StoreInspection in
-            let session = try await BulkSession.openForReading(storePath: store, model: model, logger: logger)
-            return try await StoreInspection.read(session.container.persistentStore, path: store)
+            let session = try await location.openForReading(logger: logger)
+            return try await StoreInspection.read(session.container.persistentStore, path: location.store)
         }
         print(json ? inspection.jsonText : Self.table(inspection), terminator: "")
     }

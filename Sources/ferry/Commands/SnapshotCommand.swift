@@ -34,14 +34,11 @@ struct SnapshotCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The store file.")
-    var store: String
+    @OptionGroup var location: StoreOptions
 
     @Option(name: .shortAndLong, help: "The folder to write the snapshot into.")
     var output: String
 
-    @Option(help: "A model file, for a store that does not keep its model.")
-    var model: String?
 
     @Option(help: "sqlite (a copy of the store, the default) or parquet (a dataset folder, one sub-folder per entity).")
     var format: SnapshotFormat = .sqlite
@@ -60,7 +57,7 @@ struct SnapshotCommand: AsyncParsableCommand {
         let logger = logging.bootstrap()
         if format == .parquet { return try await runParquet(logger: logger) }
         let manifest = try await reportingFailures { () async throws -> SnapshotManifest in
-            let session = try await BulkSession.openForReading(storePath: store, model: model, logger: logger)
+            let session = try await location.openForReading(logger: logger)
             return try await StoreSnapshotter(store: session.container.persistentStore, logger: logger)
                 .snapshot(into: output)
         }
@@ -75,7 +72,7 @@ struct SnapshotCommand: AsyncParsableCommand {
         var options = ParquetWriter.Options()
         options.compression = compression
         let manifest = try await reportingFailures { () async throws -> ParquetSnapshotter.Manifest in
-            let session = try await BulkSession.openForReading(storePath: store, model: model, logger: logger)
+            let session = try await location.openForReading(logger: logger)
             return try await ParquetSnapshotter(store: session.container.persistentStore, logger: logger)
                 .snapshot(into: output, options: options)
         }

@@ -1,0 +1,26 @@
+import ArgumentParser
+import FerryPipeline
+import Logging
+
+/// `--store PATH [--model FILE]`: the store a command works on, and the model file to open it with, for every
+/// command that opens a store by path (`import`, `export`, `snapshot`, `inspect`, `history`).
+struct StoreOptions: ParsableArguments {
+    @Option(help: "The store file (ferry import creates it when missing).")
+    var store: String
+
+    @Option(
+        help: ArgumentHelp(
+            "A model file: YAML, an .xcdatamodeld or an .xcdatamodel folder.",
+            discussion: """
+                Default: the model the store keeps; for a store ferry import creates, one inferred from the first \
+                records.
+                """))
+    var model: String?
+
+    /// The existing store, opened to read (no lock: reads see one consistent snapshot while a run writes).
+    ///
+    /// - Throws: `StoreError` `.fileNotFound` (exit 66) when there is no store at `--store`.
+    func openForReading(logger: Logger) async throws -> BulkSession {
+        try await BulkSession.openForReading(storePath: store, model: model, logger: logger)
+    }
+}

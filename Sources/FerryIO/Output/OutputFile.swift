@@ -158,28 +158,11 @@ public final class OutputFile {
 
     private func writeAll(_ source: UnsafeRawPointer, _ count: Int) throws {
         observer?(UnsafeRawBufferPointer(start: source, count: count))
-        var offset = 0
-        while offset < count {
-            let written = systemWrite(descriptor, source + offset, count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw failure("write failed")
-            }
-            offset += written
-        }
+        try FileDescriptorWrite.writeAll(descriptor, source, count) { failure("write failed") }
     }
 
     private func failure(_ what: String) -> FerryIOError {
         let code = errno
         return FerryIOError(.io, "\(what): \(String(cString: strerror(code)))", file: path, errno: code)
     }
-}
-
-@inline(__always)
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-        return Glibc.write(descriptor, buffer, count)
-    #else
-        return Darwin.write(descriptor, buffer, count)
-    #endif
 }

@@ -87,15 +87,7 @@ final class ParquetChunkBuffer {
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
         guard let start = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, start + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw failure("writing the spill file failed")
-            }
-            offset += written
-        }
+        try FileDescriptorWrite.writeAll(descriptor, start, bytes.count) { failure("writing the spill file failed") }
     }
 
     private func failure(_ what: String) -> FerryIOError {

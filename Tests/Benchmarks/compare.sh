@@ -14,6 +14,8 @@
 # Each case is timed with ../shared/bench/timeit.py --vs: Ferry (A) and the C reference (B) alternate, and
 # the ratio is taken pair by pair, so machine noise hits both alike. "speed" is B/A: 1.0 means C speed.
 # The sqlite3 CLI (export) and sqlite-utils (import and export, when installed) are logged as ratios.
+# DuckDB (DUCK=1, the default) gets a table of its own, timed the same way against Ferry: its Python package comes
+# from PyPI into the virtual environment `make test-readers` creates (.venv-test/), or from DUCK_PYTHON.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -121,6 +123,45 @@ if [ "${IMPORT:-1}" = 1 ]; then
   else
     log "sqlite-utils not found (pip install sqlite-utils, or set SU): its comparison is skipped"
   fi
+fi
+
+if [ "${DUCK:-1}" = 1 ] && [ "${IMPORT:-1}" = 1 ]; then
+  # DuckDB (issue 24): the data engineer's next tool. It uses both cores; its peak RSS is in the last column.
+  DUCK_PYTHON=${DUCK_PYTHON:-$ROOT/.venv-test/bin/python}
+  if [ ! -x "$DUCK_PYTHON" ] || ! "$DUCK_PYTHON" -c 'import duckdb' 2>/dev/null; then
+    log "creating the virtual environment with DuckDB (make test-readers)"
+    make -s -C "$ROOT" test-readers >&2
+  fi
+  DUCK="$DUCK_PYTHON $SHARED/bench/peers/duckdb/duck.py"
+  "$DUCK_PYTHON" "$SHARED/bench/peers/duckdb/duck.py" import-csv-pk "$WORK/dbase.duckdb" "$CSV"
+  echo
+  printf '%-34s %10s %10s %9s %9s %8s %10s %10s\n' task "ferry s" "DuckDB s" "ferry MB/s" "Duck MB/s" speed \
+    "ferry MiB" "Duck MiB"
+  duckrow() {  # duckrow TASK FILE FERRY-COMMAND DUCKDB-COMMAND: speed is DuckDB's time / Ferry's
+    local task=$1 file=$2 ours=$3 theirs=$4 out
+    eval "set -- $ours"
+    out=$($TIMER -n "$RUNS" --warmup 1 --vs "$theirs" -- "$@")
+    awk -v t="$task" -v n="$(stat -c %s "$file")" '
+      /^A wall s/ {a = $5} /^B wall s/ {b = $5} /^A\/B wall/ {r = $4}
+      /^A peak MiB/ {pa = $5} /^B peak MiB/ {pb = $5}
+      END { printf "%-34s %10.3f %10.3f %9.0f %9.0f %7.2fx %10.1f %10.1f\n", t, a, b, n/a/1e6, n/b/1e6, 1/r, pa, pb }' \
+      <<<"$out"
+  }
+  duckrow "import CSV, unique key" "$CSV" "sh -c 'rm -f $WORK/f.sqlite*; $FI --store $WORK/f.sqlite $CSV'" \
+    "sh -c 'rm -f $WORK/d.duckdb*; $DUCK import-csv-pk $WORK/d.duckdb $CSV'"
+  duckrow "import NDJSON" "$ND" "sh -c 'rm -f $WORK/f.sqlite*; $FI --store $WORK/f.sqlite $ND'" \
+    "sh -c 'rm -f $WORK/d.duckdb*; $DUCK import-ndjson $WORK/d.duckdb $ND'"
+  duckrow "export CSV" "$CSV" \
+    "$FERRY export --quiet --store $WORK/ibase.sqlite --entity products --output $WORK/out.csv" \
+    "$DUCK export $WORK/dbase.duckdb $WORK/dout.csv"
+  duckrow "export NDJSON" "$ND" \
+    "$FERRY export --quiet --store $WORK/ibase.sqlite --entity products --output $WORK/out.ndjson" \
+    "$DUCK_PYTHON $HERE/duck_export_ndjson.py $WORK/dbase.duckdb $WORK/dout.ndjson"
+  # Parquet export (issue 22): Ferry's ZSTD dataset beside DuckDB's COPY … (FORMAT parquet) with one thread and with
+  # every core, and the two files' sizes.
+  mkdir -p "$WORK/parquet"
+  "$DUCK_PYTHON" "$HERE/parquet_bench.py" "$FERRY" "$WORK/ibase.sqlite" "$CSV" --runs "$RUNS" --work "$WORK/parquet" \
+    | sed 's/^/[parquet] /' >&2
 fi
 
 if [ "${STORE:-1}" = 1 ]; then

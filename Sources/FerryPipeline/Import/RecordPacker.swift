@@ -8,13 +8,20 @@ import Foundation
 ///
 /// A record that does not fit leaves no cell behind and comes back as the reason, naming the column and what
 /// was expected.
-struct RecordPacker {
+///
+/// A class, so that the per-record calls never copy its arrays: each copy of a struct would retain every one.
+final class RecordPacker {
     let plan: ImportPlan
+    /// The plan's columns, unretained (``plan`` holds them): walking them for each record then costs no reference
+    /// counting.
+    private let columns: [Unmanaged<ImportPlan.Column>]
     /// For CSV: the field index of each column's source, `nil` when the input lacks it. `nil` for JSON, whose
     /// fields are found by name in each record.
     private let fieldIndexes: [Int?]?
-    /// The source column name of each plan column (`nil` for constants).
-    private let sourceNames: [String?]
+    /// For JSON: the UTF-8 of each plan column's source field name, in ``sourceNameBytes``, `nil` for constants.
+    private let sourceNameRanges: [Range<Int>?]
+    /// The source field names' UTF-8, one after the other.
+    private let sourceNameBytes: [UInt8]
     /// Reads blob files, from the allowed folders only.
     private let blobFiles: BlobFileReader
     /// Whether every packed row can be refused after packing (see ``keepsRecordAsRead(_:)``).
@@ -33,15 +40,24 @@ struct RecordPacker {
     /// - Throws: ``PipelineError`` `.invalidSpec` when a CSV input lacks a column the plan reads.
     init(plan: ImportPlan, inputPath: String, columnNames: [String]?) throws {
         self.plan = plan
+        columns = plan.columns.map { Unmanaged.passUnretained($0) }
         blobFiles = BlobFileReader(
             inputFolder: URL(fileURLWithPath: inputPath == "-" ? "." : inputPath).deletingLastPathComponent(),
             roots: plan.spec.blobRoots)
-        sourceNames = plan.columns.map { column in
+        let sourceNames: [String?] = plan.columns.map { column in
             switch column.source {
             case .field(let name, _, _), .relationshipKey(let name, _), .blobPath(let name): name
             case .constant: nil
             }
         }
+        var nameBytes: [UInt8] = []
+        sourceNameRanges = sourceNames.map { name in
+            guard let name else { return nil }
+            let start = nameBytes.count
+            nameBytes.append(contentsOf: name.utf8)
+            return start..<nameBytes.count
+        }
+        sourceNameBytes = nameBytes
         let resolvesLater = plan.columns.contains {
             if case .relationshipKey = $0.source { return true } else { return false }
         }
@@ -102,8 +118,11 @@ struct RecordPacker {
     /// record, `readFields` gets the bit of each field (among the first 64) that a column read: what
     /// ``UnreadFieldNames`` needs to tell, at the cost of a bit, whether the record has a field nothing reads.
     func pack(_ record: Record, into rows: inout PackedRows, readFields: inout UInt64) -> String? {
-        for (offset, column) in plan.columns.enumerated() {
-            if let reason = append(column, at: offset, of: record, to: &rows, readFields: &readFields) {
+        for offset in columns.indices {
+            let reason = columns[offset]._withUnsafeGuaranteedRef { column in
+                append(column, at: offset, of: record, to: &rows, readFields: &readFields)
+            }
+            if let reason {
                 rows.discardOpenRow()
                 return reason
             }
@@ -147,7 +166,11 @@ struct RecordPacker {
             guard let index = fieldIndexes[offset], index < record.count else { return nil }
             return record[index]
         }
-        guard let name = sourceNames[offset], let index = record.index(ofFieldNamed: name) else { return nil }
+        guard let range = sourceNameRanges[offset],
+            let index = sourceNameBytes.withUnsafeBufferPointer({
+                record.index(ofFieldNamed: UnsafeBufferPointer(rebasing: $0[range]))
+            })
+        else { return nil }
         if index < UInt64.bitWidth { readFields |= 1 << UInt64(index) }
         return record[index]
     }

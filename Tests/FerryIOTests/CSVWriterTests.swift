@@ -95,6 +95,33 @@ struct OutputFileTests {
         }
     }
 
+    @Test func everyByteReachesTheFileAndTheObserverInOrderWhileTheBuffersTakeTurns() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("out.bin").path
+            let output = try OutputFile(path: path, bufferSize: 64)
+            let observed = ObservedBytes()
+            output.observer = { observed.bytes.append(contentsOf: $0) }
+            var expected: [UInt8] = []
+            // Pieces smaller than a buffer, one at a time, and larger than a buffer (written past the buffers,
+            // after the write in flight), in a pattern that crosses every buffer boundary differently.
+            for round in 0..<500 {
+                let length = round % 7 == 0 ? 100 + round % 50 : round % 40
+                let piece = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ round) }
+                try piece.withUnsafeBytes { try output.write($0) }
+                try output.write(byte: UInt8(truncatingIfNeeded: round))
+                try output.withUnsafeSpace(atLeast: 3) { space in
+                    space.storeBytes(of: 0xAB, toByteOffset: 0, as: UInt8.self)
+                    return 1
+                }
+                expected += piece + [UInt8(truncatingIfNeeded: round), 0xAB]
+            }
+            #expect(output.bytesWritten == expected.count)
+            try output.commit()
+            #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == expected)
+            #expect(observed.bytes == expected)
+        }
+    }
+
     @Test func anAbandonedOutputRemovesItsTemporaryFileAndKeepsTheOldDestination() throws {
         try TestSupport.withTemporaryFolder { folder in
             let path = try TestSupport.write(Array("old".utf8), to: "out.txt", in: folder)
@@ -116,4 +143,9 @@ struct OutputFileTests {
                 && (error as? FerryIOError)?.file == "/nonexistent-folder/out.csv"
         }
     }
+}
+
+/// What an ``OutputFile``'s observer saw: written on the output's writing thread, read after `commit()`.
+private final class ObservedBytes: @unchecked Sendable {
+    var bytes: [UInt8] = []
 }

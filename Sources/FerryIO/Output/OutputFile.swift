@@ -10,19 +10,26 @@
 /// place, so a reader never sees half a file. An output dropped without ``commit()`` removes its temporary
 /// file; one a killed process left is removed by the next output to the same path (see `TemporarySibling`). The
 /// path `-` writes straight to standard output.
+///
+/// Two buffers take turns: while one is written out on a thread of its own (``BackgroundWrite``), the caller fills
+/// the other, so formatting overlaps the kernel's copy and the ``observer``'s checksum.
 public final class OutputFile {
     /// The destination path as given; `-` means standard output.
     public let path: String
     private let temporaryPath: String?
     private let descriptor: Int32
-    private let buffer: UnsafeMutableRawPointer
+    /// The two buffers that take turns (``Counters/buffer`` is the one being filled).
+    private let buffers: (UnsafeMutableRawPointer, UnsafeMutableRawPointer)
     private let capacity: Int
+    private let background: BackgroundWrite
     /// The counters behind a stable pointer rather than stored properties: writers touch them for every field,
     /// and plain memory spares them Swift's dynamic exclusivity checks on class properties.
     private let counters: UnsafeMutablePointer<Counters>
     private var finished = false
 
     private struct Counters {
+        /// The buffer being filled.
+        var buffer: UnsafeMutableRawPointer
         /// Bytes in `buffer` not yet written out.
         var buffered = 0
         /// Bytes written so far, including those still buffered.
@@ -34,7 +41,14 @@ public final class OutputFile {
     /// Sees every byte as it goes to the file, in order, in pieces of up to the buffer's size (a manifest's
     /// checksum computed while the file is written, instead of reading it back). The bytes are valid only during
     /// the call.
-    public var observer: ((UnsafeRawBufferPointer) -> Void)?
+    ///
+    /// It is called on the thread that writes the file out, one piece after the other; every call has returned
+    /// when ``flush()`` or ``commit()`` returns.
+    public var observer: ((UnsafeRawBufferPointer) -> Void)? {
+        get { background.observer }
+        set { background.observer = newValue }
+    }
+    private var buffer: UnsafeMutableRawPointer { counters.pointee.buffer }
     private var buffered: Int {
         get { counters.pointee.buffered }
         set { counters.pointee.buffered = newValue }
@@ -44,7 +58,7 @@ public final class OutputFile {
     ///
     /// - Parameters:
     ///   - path: the destination, or `-` for standard output.
-    ///   - bufferSize: bytes gathered before each `write(2)`.
+    ///   - bufferSize: bytes gathered before each `write(2)` (twice this is allocated: two buffers take turns).
     /// - Throws: ``FerryIOError`` when the temporary file cannot be created.
     public init(path: String, bufferSize: Int = 256 * 1024) throws {
         self.path = path
@@ -66,17 +80,21 @@ public final class OutputFile {
             temporaryPath = temporary
             descriptor = opened
         }
-        buffer = .allocate(byteCount: capacity, alignment: 8)
+        buffers = (.allocate(byteCount: capacity, alignment: 8), .allocate(byteCount: capacity, alignment: 8))
         counters = .allocate(capacity: 1)
-        counters.initialize(to: Counters())
+        counters.initialize(to: Counters(buffer: buffers.0))
+        background = BackgroundWrite(descriptor: descriptor, path: path)
     }
 
     deinit {
+        // The write in flight reads a buffer: it ends before the buffers go (its failure no longer matters).
+        try? background.wait()
         if !finished, let temporaryPath {
             close(descriptor)
             unlink(temporaryPath)
         }
-        buffer.deallocate()
+        buffers.0.deallocate()
+        buffers.1.deallocate()
         counters.deinitialize(count: 1)
         counters.deallocate()
     }
@@ -93,9 +111,9 @@ public final class OutputFile {
             buffered += bytes.count
             return
         }
-        try flush()
+        try startFlush()
         if bytes.count >= capacity {
-            try writeAll(source, bytes.count)
+            try background.writeNow(source, count: bytes.count)
         } else {
             buffer.copyMemory(from: source, byteCount: bytes.count)
             buffered = bytes.count
@@ -105,7 +123,7 @@ public final class OutputFile {
     /// Appends one byte.
     @inline(__always)
     public func write(byte: UInt8) throws {
-        if buffered == capacity { try flush() }
+        if buffered == capacity { try startFlush() }
         buffer.storeBytes(of: byte, toByteOffset: buffered, as: UInt8.self)
         buffered += 1
         counters.pointee.written += 1
@@ -125,16 +143,26 @@ public final class OutputFile {
         atLeast count: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> Int
     ) throws {
         precondition(count <= capacity, "requested more space than the output buffer holds")
-        if capacity - buffered < count { try flush() }
+        if capacity - buffered < count { try startFlush() }
         let used = try body(UnsafeMutableRawBufferPointer(start: buffer + buffered, count: capacity - buffered))
         buffered += used
         counters.pointee.written += used
     }
 
-    /// Writes out buffered bytes.
+    /// Writes out buffered bytes, and returns once every byte so far is written.
     public func flush() throws {
+        try startFlush()
+        try background.wait()
+    }
+
+    /// Hands the buffered bytes to the background write (once the one before has finished) and goes on in the
+    /// other buffer.
+    private func startFlush() throws {
         guard buffered > 0 else { return }
-        try writeAll(buffer, buffered)
+        try background.wait()
+        let full = buffer
+        background.start(full, count: buffered)
+        counters.pointee.buffer = full == buffers.0 ? buffers.1 : buffers.0
         buffered = 0
     }
 
@@ -154,11 +182,6 @@ public final class OutputFile {
             unlink(temporaryPath)
             throw error
         }
-    }
-
-    private func writeAll(_ source: UnsafeRawPointer, _ count: Int) throws {
-        observer?(UnsafeRawBufferPointer(start: source, count: count))
-        try FileDescriptorWrite.writeAll(descriptor, source, count) { failure("write failed") }
     }
 
     private func failure(_ what: String) -> FerryIOError {

@@ -3,7 +3,7 @@ import FerryStore
 import Foundation
 import Logging
 
-/// One run of an import step, in named phases: ``begin(_:name:resume:importer:)`` finds what to resume, records the
+/// One run of an import step, in named phases: ``begin(_:name:ledger:resume:importer:)`` finds what to resume, records the
 /// run in the ledger and plans it; ``load(stop:progress:)`` commits the chunks, finishes the load (deferred indexes,
 /// full sync, rejects file) and records how the run ended, which ``fail(_:)`` does when it fails.
 final class ImportRun {
@@ -87,28 +87,35 @@ final class ImportRun {
 
     // MARK: Phases
 
-    /// The first phase: leftovers of earlier runs finished (deferred indexes, dead runs marked), the run to resume
-    /// found and its inputs checked, the new run recorded with its inputs' identity, and its plan made.
+    /// The first phase: leftovers of earlier runs finished (deferred indexes, dead runs marked) unless the caller's
+    /// `ledger` had them finished, the run to resume found and its inputs checked, the new run recorded with its
+    /// inputs' identity, and its plan made.
     ///
     /// - Throws: ``PipelineError`` `.cannotResume`, `.invalidSpec`; what reading the ledger or an input throws.
-    static func begin(_ spec: ImportSpec, name: String, resume: Bool, importer: Importer) async throws -> ImportRun {
+    static func begin(
+        _ spec: ImportSpec, name: String, ledger prepared: RunLedger?, resume: Importer.Resumption, importer: Importer
+    ) async throws -> ImportRun {
         let started = ContinuousClock.now
         let logger = importer.logger
-        let ledger = try await RunLedger(store: importer.container.persistentStore)
-        try await ledger.finishDeferredIndexes(logger: logger)
-        try await importer.markEndedRunsKilled(ledger)
+        let ledger: RunLedger
+        if let prepared {
+            ledger = prepared
+        } else {
+            ledger = try await RunLedger(store: importer.container.persistentStore)
+            try await ledger.finishDeferredIndexes(logger: logger)
+            try await importer.markEndedRunsKilled(ledger)
+        }
         var resumed: RunLedger.Run?
-        if resume {
-            guard let previous = try await ledger.resumableRun(of: name) else {
-                throw PipelineError(
-                    .cannotResume, "nothing to resume: the latest run of '\(name)' finished (or there is none)")
-            }
+        if resume != .no, let previous = try await ledger.resumableRun(of: name) {
             try Importer.checkInputsUnchanged(spec.sources, since: previous, name: name)
             resumed = previous
             let at = previous.checkpoint
             logger.info(
                 "resuming run \(previous.id) of \(name) at input \((at?.input ?? 0) + 1), record \((at?.records ?? 0) + 1)"
             )
+        } else if resume == .required {
+            throw PipelineError(
+                .cannotResume, "nothing to resume: the latest run of '\(name)' finished (or there is none)")
         }
         // What identifies the inputs is recorded with the run, before any chunk commits; their SHA-256 takes a pass
         // over each file: it runs beside the import and is recorded as soon as it is known.

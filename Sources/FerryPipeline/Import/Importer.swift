@@ -48,7 +48,28 @@ public struct Importer: Sendable {
         _ spec: ImportSpec, name: String, resume: Bool = false, stop: StopSignal? = nil,
         progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async throws -> ImportResult {
-        let run = try await ImportRun.begin(spec, name: name, resume: resume, importer: self)
+        try await run(spec, name: name, resume: resume ? .required : .no, stop: stop, progress: progress)
+    }
+
+    /// Whether a run continues the step's latest unfinished run.
+    enum Resumption {
+        /// A new run from the first record.
+        case no
+        /// Continue the latest unfinished run; there must be one.
+        case required
+        /// Continue the latest unfinished run if there is one (a pipeline run with `--resume`, whose finished steps
+        /// run again).
+        case ifUnfinished
+    }
+
+    /// Runs `spec` as ``run(_:name:resume:stop:progress:)`` does. With `ledger`, the caller (a pipeline run) has
+    /// already finished the leftovers of killed runs on it (deferred indexes, runs marked killed), once for all its
+    /// steps.
+    func run(
+        _ spec: ImportSpec, name: String, ledger: RunLedger? = nil, resume: Resumption, stop: StopSignal?,
+        progress: (@Sendable (ImportProgress) -> Void)?
+    ) async throws -> ImportResult {
+        let run = try await ImportRun.begin(spec, name: name, ledger: ledger, resume: resume, importer: self)
         return try await run.load(stop: stop, progress: progress)
     }
 

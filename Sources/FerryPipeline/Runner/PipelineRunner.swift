@@ -88,12 +88,14 @@ public struct PipelineRunner: Sendable {
         progress: (@Sendable (ImportProgress) -> Void)?
     ) async throws -> PipelineReport.Step {
         if case .importRecords = step.action {
-            return try await run(step, outputs: outputs, resume: resume, stop: stop, progress: progress)
+            return try await perform(
+                step, ledger: ledger, outputs: outputs, resume: resume, stop: stop, progress: progress)
         }
         let started = ContinuousClock.now
         let number = try await ledger.start(pipeline: "\(fileName): \(step.name)", kind: step.kind)
         do {
-            var result = try await run(step, outputs: outputs, resume: resume, stop: stop, progress: progress)
+            var result = try await perform(
+                step, ledger: ledger, outputs: outputs, resume: resume, stop: stop, progress: progress)
             result.run = number
             try await ledger.finish(run: number, status: .succeeded, counts: result.counts, seconds: result.seconds)
             return result
@@ -104,8 +106,9 @@ public struct PipelineRunner: Sendable {
         }
     }
 
-    private func run(
-        _ step: PipelineStep, outputs: OutputPathValues, resume: Bool, stop: StopSignal?,
+    /// Does what `step` says, once the ledger knows of it.
+    private func perform(
+        _ step: PipelineStep, ledger: RunLedger, outputs: OutputPathValues, resume: Bool, stop: StopSignal?,
         progress: (@Sendable (ImportProgress) -> Void)?
     ) async throws -> PipelineReport.Step {
         let started = ContinuousClock.now
@@ -117,9 +120,11 @@ public struct PipelineRunner: Sendable {
             result.entity = spec.entity
             if let rejects = spec.rejectsPath { try Self.makeFolder(of: rejects) }
             let name = fileName + ": " + step.name
-            let canResume = resume ? try await RunLedger(store: store).resumableRun(of: name) != nil : false
+            // The run's ledger had killed runs' leftovers finished when the run began; a step resumes only if its
+            // latest run did not finish (a finished step runs again and changes nothing).
             let outcome = try await Importer(container: container, logger: logger).run(
-                spec, name: name, resume: canResume, stop: stop, progress: Self.naming(step.name, progress))
+                spec, name: name, ledger: ledger, resume: resume ? .ifUnfinished : .no, stop: stop,
+                progress: Self.naming(step.name, progress))
             result.counts = outcome.counts
             result.run = outcome.run
             result.resumed = outcome.resumed

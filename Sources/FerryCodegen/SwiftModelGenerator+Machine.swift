@@ -78,6 +78,9 @@ extension SwiftModelGenerator {
         guard let type = swiftType(of: attribute.type) else {
             guard case .transformable(let transformer) = attribute.type else { return [] }
             let suffix = SwiftIdentifiers.capitalized(attribute.name)
+            if let valueType = attribute.valueTypeName {
+                return transformableProperty(attribute, of: entity, valueType: valueType, transformer: transformer)
+            }
             return [
                 "    /// The attribute \(attribute.name) (transformable through \(transformer)), decoded as `type`.",
                 "    \(access)func \(name)<Value: Decodable>(as type: Value.Type) throws -> Value? {",
@@ -117,6 +120,49 @@ extension SwiftModelGenerator {
             lines.append("        set { self[\(key)] = newValue }")
         }
         lines.append("    }")
+        return lines
+    }
+
+    /// A transformable whose Swift type the model gives (`valueType`, Xcode's `customClassName`): a throwing
+    /// property, as decoding can fail, and a throwing setter function.
+    private func transformableProperty(
+        _ attribute: AttributeDescription, of entity: String, valueType: String, transformer: String
+    ) -> [String] {
+        let name = SwiftIdentifiers.propertyName(attribute.name)
+        let key = literal(attribute.name)
+        let suffix = SwiftIdentifiers.capitalized(attribute.name)
+        var lines = [
+            "    /// The attribute \(attribute.name) (transformable through \(transformer)\(attribute.isOptional ? "" : ", required")), "
+                + "decoded.",
+        ]
+        if attribute.isOptional {
+            lines += [
+                "    \(access)var \(name): \(valueType)? {",
+                "        get throws { try transformable((\(valueType)).self, forKey: \(key)) }",
+                "    }",
+            ]
+        } else {
+            lines += [
+                "    ///",
+                "    /// Reading it before it has a value traps: set it after inserting, or give it a default in the model.",
+                "    \(access)var \(name): \(valueType) {",
+                "        get throws {",
+                "            guard let value = try transformable((\(valueType)).self, forKey: \(key)) else {",
+                "                preconditionFailure(\"\(entity).\(attribute.name) is required and has no value yet\")",
+                "            }",
+                "            return value",
+                "        }",
+                "    }",
+            ]
+        }
+        guard attribute.derivation == nil else { return lines }
+        lines += [
+            "",
+            "    /// Sets the attribute \(attribute.name), encoded through \(transformer)\(attribute.isOptional ? "; nil clears it" : "").",
+            "    \(access)func set\(suffix)(_ value: \(valueType)\(attribute.isOptional ? "?" : "")) throws {",
+            "        try setTransformable(value, forKey: \(key))",
+            "    }",
+        ]
         return lines
     }
 

@@ -174,7 +174,7 @@ enum GeneratedPackageFixture {
         }
         try await container.performBackgroundTask { context in
             for product in try context.fetch(Product.expensiveProductsFetchRequest(minPrice: Decimal(string: "0.05") ?? 0)) {
-                let tags = try product.tags(as: [String].self) ?? []
+                let tags = try product.tags ?? []
                 print("product \(product.sku) price=\(product.price ?? -1) active=\(product.active) "
                     + "stock=\(product.stock ?? -1) rating=\(product.rating ?? -1) weight=\(product.weight ?? -1) "
                     + "tags=\(tags) category=\(product.categoryName ?? "nil") lower=\(product.lowerSku ?? "nil") "

@@ -54,12 +54,30 @@ import Testing
         // Derived attributes are read-only.
         #expect(product.contains("var categoryName: String? { self[\"categoryName\"] }"))
         #expect(product.contains("var touchedAt: Date? { self[\"touchedAt\"] }"))
-        // A transformable, whose Swift type the model does not give, decodes to the type asked for.
-        #expect(product.contains("func tags<Value: Decodable>(as type: Value.Type) throws -> Value? {"))
-        #expect(product.contains("func setTags<Value: Encodable>(_ value: Value?) throws {"))
+        // A transformable with its Swift type (Xcode's customClassName) decodes to it.
+        #expect(product.contains("var tags: [String]? {\n        get throws { try transformable(([String]).self, forKey: \"tags\") }"))
+        #expect(product.contains("func setTags(_ value: [String]?) throws {"))
         let order = try Self.xcodeCatalog().machineFile(for: "Order").contents
         #expect(order.contains("var number: Int64 {"))
         #expect(order.contains("preconditionFailure(\"Order.number is required and has no value yet\")"))
+    }
+
+    @Test func aTransformableWithoutItsSwiftTypeDecodesToTheTypeAskedFor() throws {
+        let model = try ManagedObjectModel(
+            yaml: """
+                entities:
+                  Product:
+                    attributes:
+                      dimensions: { type: transformable, transformer: JSON }
+                      labels: { type: transformable, transformer: JSON, valueType: "[String: Int]", optional: false }
+                """)
+        let product = SwiftModelGenerator(model: model, modelTypeName: "ShopModel", source: "shop.model.yml")
+            .machineFile(for: "Product").contents
+        #expect(product.contains("func dimensions<Value: Decodable>(as type: Value.Type) throws -> Value? {"))
+        #expect(product.contains("func setDimensions<Value: Encodable>(_ value: Value?) throws {"))
+        #expect(product.contains("var labels: [String: Int] {\n        get throws {"))
+        #expect(product.contains("func setLabels(_ value: [String: Int]) throws {"))
+        #expect(model.entity(named: "Product")?.attribute(named: "labels")?.valueTypeName == "[String: Int]")
     }
 
     @Test func relationshipsAreTypedByTheirDestinationsClass() throws {

@@ -57,7 +57,8 @@ enum SwiftIdentifiers {
     /// `App/Catalog.xcdatamodeld` → `CatalogModel`.
     static func modelTypeName(forModelAt path: String) -> String {
         var base = path.split(separator: "/").last.map(String.init) ?? path
-        for suffix in [".yml", ".yaml", ".xcdatamodeld", ".xcdatamodel", ".ferrymodel", ".model"] where base.hasSuffix(suffix) {
+        for suffix in [".yml", ".yaml", ".xcdatamodeld", ".xcdatamodel", ".ferrymodel", ".model"]
+        where base.hasSuffix(suffix) {
             base.removeLast(suffix.count)
         }
         let words = base.split { !($0.isLetter || $0.isNumber) || !$0.isASCII }

@@ -107,12 +107,15 @@ extension SwiftModelGenerator {
             return lines
         }
         lines.append("    ///")
-        lines.append("    /// Reading it before it has a value traps: set it after inserting, or give it a default in the model.")
+        lines.append(
+            "    /// Reading it before it has a value traps: set it after inserting, or give it a default in the model."
+        )
         lines.append("    \(access)var \(name): \(type) {")
         let indent = readOnly ? "        " : "            "
         if !readOnly { lines.append("        get {") }
         lines.append("\(indent)guard let value: \(type) = self[\(key)] else {")
-        lines.append("\(indent)    preconditionFailure(\"\(entity).\(attribute.name) is required and has no value yet\")")
+        lines.append(
+            "\(indent)    preconditionFailure(\"\(entity).\(attribute.name) is required and has no value yet\")")
         lines.append("\(indent)}")
         lines.append("\(indent)return value")
         if !readOnly {
@@ -133,7 +136,7 @@ extension SwiftModelGenerator {
         let suffix = SwiftIdentifiers.capitalized(attribute.name)
         var lines = [
             "    /// The attribute \(attribute.name) (transformable through \(transformer)\(attribute.isOptional ? "" : ", required")), "
-                + "decoded.",
+                + "decoded."
         ]
         if attribute.isOptional {
             lines += [

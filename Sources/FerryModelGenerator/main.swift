@@ -37,7 +37,8 @@ if let unknown = options.keys.sorted().first(where: { !known.contains($0) }) {
     fail("unknown option --\(unknown)", status: 64)
 }
 guard let model, let output = options["output"], let humanFolder = options["human-classes-in"] else {
-    fail("usage: FerryModelGenerator MODEL --output FILE --human-classes-in FOLDER [--name TYPE] [--access public]",
+    fail(
+        "usage: FerryModelGenerator MODEL --output FILE --human-classes-in FOLDER [--name TYPE] [--access public]",
         status: 64)
 }
 let access: SwiftModelGenerator.AccessLevel

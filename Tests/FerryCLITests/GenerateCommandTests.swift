@@ -13,13 +13,17 @@ struct GenerateCommandTests {
             let output = folder.appendingPathComponent("Model").path
             let first = try ferry.run(["generate", "swift", xcodeModel, "--output", output])
             #expect(first.status == 0, "\(first.standardError)")
-            #expect(first.standardError.contains(
-                "generated 6 entities of Catalog.xcdatamodeld: 13 files written, 0 unchanged, 0 human kept"))
-            #expect(try FileManager.default.contentsOfDirectory(atPath: output).sorted() == [
-                "Animal.swift", "CatalogModel.swift", "Category.swift", "Dog.swift", "Order.swift", "OrderItem.swift",
-                "Product.swift", "_Animal.swift", "_Category.swift", "_Dog.swift", "_Order.swift", "_OrderItem.swift",
-                "_Product.swift",
-            ])
+            #expect(
+                first.standardError.contains(
+                    "generated 6 entities of Catalog.xcdatamodeld: 13 files written, 0 unchanged, 0 human kept"))
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: output).sorted() == [
+                    "Animal.swift", "CatalogModel.swift", "Category.swift", "Dog.swift", "Order.swift",
+                    "OrderItem.swift",
+                    "Product.swift", "_Animal.swift", "_Category.swift", "_Dog.swift", "_Order.swift",
+                    "_OrderItem.swift",
+                    "_Product.swift",
+                ])
             let machine = try String(contentsOfFile: output + "/_Product.swift", encoding: .utf8)
 
             let second = try ferry.run(["generate", "swift", "--model", xcodeModel, "--output", output])

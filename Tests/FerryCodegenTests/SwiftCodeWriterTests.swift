@@ -24,9 +24,10 @@ import Testing
             let output = folder.appendingPathComponent("Generated")
             let writer = SwiftCodeWriter(outputFolder: output.path)
             let first = try writer.write(Self.generator)
-            #expect(first.written.map { ($0 as NSString).lastPathComponent }.sorted() == [
-                "Category.swift", "Product.swift", "ShopModel.swift", "_Category.swift", "_Product.swift",
-            ])
+            #expect(
+                first.written.map { ($0 as NSString).lastPathComponent }.sorted() == [
+                    "Category.swift", "Product.swift", "ShopModel.swift", "_Category.swift", "_Product.swift",
+                ])
             #expect(first.unchanged.isEmpty && first.kept.isEmpty)
 
             let second = try writer.write(Self.generator)
@@ -66,7 +67,8 @@ import Testing
             try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
             try Data("class Product: _Product {}\n".utf8).write(to: target.appendingPathComponent("Product.swift"))
             let output = folder.appendingPathComponent("work/Shop+Ferry.swift").path
-            let writer = SwiftCodeWriter(outputFolder: folder.appendingPathComponent("work").path, humanFolder: target.path)
+            let writer = SwiftCodeWriter(
+                outputFolder: folder.appendingPathComponent("work").path, humanFolder: target.path)
             #expect(try writer.writeSingleFile(Self.generator, to: output))
             let text = try String(contentsOfFile: output, encoding: .utf8)
             #expect(text.contains("class Category: _Category {}"))

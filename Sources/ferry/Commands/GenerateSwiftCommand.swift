@@ -61,10 +61,12 @@ struct GenerateSwiftCommand: ParsableCommand {
         if (model == nil) == (modelOption == nil) {
             throw ValidationError("give the model once: as the argument MODEL or as --model")
         }
-        if let name, !name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
-            || name.first?.isNumber != false
+        if let name,
+            !name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+                || name.first?.isNumber != false
         {
-            throw ValidationError("--name '\(name)' is not a Swift type name (letters, digits and _, not first a digit)")
+            throw ValidationError(
+                "--name '\(name)' is not a Swift type name (letters, digits and _, not first a digit)")
         }
     }
 

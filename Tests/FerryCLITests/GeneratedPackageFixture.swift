@@ -2,9 +2,10 @@ import FerryTestSupport
 import Foundation
 
 /// A package written for ``GeneratedPackageTests``: two programs that depend on this checkout of Ferry by path and
-/// use generated classes against a real store. `CatalogApp` uses the files `ferry generate swift` wrote from
-/// `Pipelines/catalog.model.yml`; `XcodeApp` gets its classes from the build-tool plugin, from a copy of the Xcode
-/// fixture `Catalog.xcdatamodeld`. Both targets turn warnings into errors, so the generated code must have none.
+/// use generated classes against a real store. `CatalogApp` uses the files `ferry generate swift --access public`
+/// wrote from `Pipelines/catalog.model.yml`; `XcodeApp` gets its classes from the build-tool plugin, from a copy of the Xcode
+/// fixture `Catalog.xcdatamodeld`, and `ShopApp` from a `.ferrymodel.yml` whose names need escaping. Every target
+/// turns warnings into errors, so the generated code must have none.
 enum GeneratedPackageFixture {
     /// The folder the package lives in, kept between runs so its build folder (`.build` inside it) is reused.
     static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-generated-package")
@@ -34,6 +35,12 @@ enum GeneratedPackageFixture {
                         swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
                     ),
                     .executableTarget(
+                        name: "ShopApp",
+                        dependencies: [.product(name: "FerryStore", package: "\(ferry)")],
+                        swiftSettings: [.unsafeFlags(["-warnings-as-errors"])],
+                        plugins: [.plugin(name: "FerryModelPlugin", package: "\(ferry)")]
+                    ),
+                    .executableTarget(
                         name: "XcodeApp",
                         dependencies: [.product(name: "FerryStore", package: "\(ferry)")],
                         exclude: ["Catalog.xcdatamodeld"],
@@ -53,9 +60,9 @@ enum GeneratedPackageFixture {
         import FerryStore
         import Foundation
 
-        /// Written by hand: stamps new products.
-        class Product: _Product {
-            override func awakeFromInsert() {
+        /// Written by hand: stamps new products. Public, as the classes were generated with `--access public`.
+        public class Product: _Product {
+            override public func awakeFromInsert() {
                 super.awakeFromInsert()
                 created_at = Date(timeIntervalSince1970: 1_000)
             }
@@ -192,6 +199,68 @@ enum GeneratedPackageFixture {
             }
         }
         print("model \(CatalogModel.versionHash) \(CatalogModel.model.versionHash)")
+
+        """#
+
+    /// `ShopApp`'s model, which the plugin finds by its `.ferrymodel.yml` name: property names that are Swift
+    /// keywords or `ManagedObject` members, transformables with and without their Swift type, a many-to-many
+    /// relationship and a template with an `IN` variable.
+    static let shopModel = """
+        entities:
+          Note:
+            attributes:
+              title: { type: string, optional: false }
+              class: string
+              description: string
+              sizes: { type: transformable, transformer: JSON, valueType: "[String: Int]" }
+              extra: { type: transformable, transformer: JSON }
+            relationships:
+              tags: { to: Tag, toMany: true, inverse: notes }
+          Tag:
+            attributes:
+              label: { type: string, optional: false }
+            relationships:
+              notes: { to: Note, toMany: true, inverse: tags }
+        fetchRequestTemplates:
+          titled: { entity: Note, predicate: "title IN $TITLES" }
+
+        """
+
+    /// `ShopApp`'s program.
+    static let shopMain = #"""
+        import FerryStore
+        import Foundation
+
+        let container = ShopModel.makeContainer(
+            name: "Shop", storeDescription: PersistentStoreDescription(path: CommandLine.arguments[1]))
+        try await container.loadPersistentStores()
+        try await container.performBackgroundTask { context in
+            let urgent = Tag.insert(into: context)
+            urgent.label = "urgent"
+            for title in ["A", "B", "C"] {
+                let note = Note.insert(into: context)
+                note.title = title
+                note.class = "class \(title)"
+                note.descriptionValue = "about \(title)"
+                try note.setSizes(["width": title.count, "height": 2])
+                try note.setExtra([title, title])
+                if title != "B" { note.addToTags(urgent) }
+            }
+            try context.save()
+        }
+        try await container.performBackgroundTask { context in
+            var request = try Note.titledFetchRequest(titles: ["A", "C"])
+            request.sortDescriptors = [FetchSortDescriptor(key: Note.Attributes.title, ascending: false)]
+            for note in try context.fetch(request) {
+                let sizes = try note.sizes ?? [:]
+                let extra = try note.extra(as: [String].self) ?? []
+                print("note \(note.title) \(note.class ?? "nil") \(note.descriptionValue ?? "nil") "
+                    + "sizes=\(sizes.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }) extra=\(extra) "
+                    + "tags=\(note.tags.map(\.label))")
+            }
+            let urgent = try context.fetch(Tag.fetchRequest())
+            print("tag \(urgent.map(\.label)) notes=\(urgent.first?.notes.map(\.title).sorted() ?? [])")
+        }
 
         """#
 }

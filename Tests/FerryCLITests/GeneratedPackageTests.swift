@@ -19,13 +19,17 @@ import Testing
         try? manager.removeItem(at: sources)
         let catalogApp = sources.appendingPathComponent("CatalogApp")
         let xcodeApp = sources.appendingPathComponent("XcodeApp")
-        try manager.createDirectory(at: catalogApp, withIntermediateDirectories: true)
-        try manager.createDirectory(at: xcodeApp, withIntermediateDirectories: true)
+        let shopApp = sources.appendingPathComponent("ShopApp")
+        for target in [catalogApp, xcodeApp, shopApp] {
+            try manager.createDirectory(at: target, withIntermediateDirectories: true)
+        }
         try write(GeneratedPackageFixture.manifest(root: TestSupport.packageRoot), to: package, "Package.swift")
         try write(GeneratedPackageFixture.catalogProduct, to: catalogApp, "Product.swift")
         try write(GeneratedPackageFixture.catalogMain, to: catalogApp, "main.swift")
         try write(GeneratedPackageFixture.xcodeDog, to: xcodeApp, "Dog.swift")
         try write(GeneratedPackageFixture.xcodeMain, to: xcodeApp, "main.swift")
+        try write(GeneratedPackageFixture.shopModel, to: shopApp, "Shop.ferrymodel.yml")
+        try write(GeneratedPackageFixture.shopMain, to: shopApp, "main.swift")
         try manager.copyItem(
             at: GeneratedPackageFixture.xcodeModel, to: xcodeApp.appendingPathComponent("Catalog.xcdatamodeld"))
 
@@ -33,7 +37,7 @@ import Testing
         let generated = catalogApp.appendingPathComponent("Generated")
         let generate = try BuiltCommand(product: "ferry").run([
             "generate", "swift", GeneratedPackageFixture.catalogModel.path, "--output", generated.path,
-            "--human-output", catalogApp.path,
+            "--human-output", catalogApp.path, "--access", "public",
         ])
         #expect(generate.status == 0, "\(generate.standardError)")
         #expect(generate.standardOutput.contains("kept \(catalogApp.appendingPathComponent("Product.swift").path)"))
@@ -53,6 +57,8 @@ import Testing
         let scratch = package.appendingPathComponent(".build").path
         let build = try swift.run(["swift", "build", "--package-path", package.path, "--scratch-path", scratch])
         try #require(build.status == 0, "swift build failed:\n\(build.standardOutput)\n\(build.standardError)")
+        // The model files are the plugin's: SwiftPM must not take them for unhandled resources.
+        #expect(!(build.standardOutput + build.standardError).contains("unhandled"))
         let binaries = try swift.run([
             "swift", "build", "--package-path", package.path, "--scratch-path", scratch, "--show-bin-path",
         ]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -85,6 +91,16 @@ import Testing
                     "order 1 items=[3, 1] itemCount=2 total=8",
                     "animal Rex the Collie",
                     "model \(xcodeHash) \(xcodeHash)",
+                ])
+
+            let shop = try BuiltCommand(url: URL(fileURLWithPath: binaries + "/ShopApp"))
+                .run([stores.appendingPathComponent("shop.sqlite").path])
+            #expect(shop.status == 0, "\(shop.standardError)")
+            #expect(
+                shop.standardOutput.split(separator: "\n") == [
+                    "note C class C about C sizes=[\"height:2\", \"width:1\"] extra=[\"C\", \"C\"] tags=[\"urgent\"]",
+                    "note A class A about A sizes=[\"height:2\", \"width:1\"] extra=[\"A\", \"A\"] tags=[\"urgent\"]",
+                    "tag [\"urgent\"] notes=[\"A\", \"C\"]",
                 ])
         }
     }

@@ -7,8 +7,10 @@ import Foundation
 /// fixture `Catalog.xcdatamodeld`, and `ShopApp` from a `.ferrymodel.yml` whose names need escaping. Every target
 /// turns warnings into errors, so the generated code must have none.
 enum GeneratedPackageFixture {
-    /// The folder the package lives in, kept between runs so its build folder (`.build` inside it) is reused.
-    static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-generated-package")
+    /// The folder the package lives in, kept between runs so its build folder (`.build` inside it) is reused; one per
+    /// checkout, so that two checkouts testing at once do not share it.
+    static let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "ferry-generated-package" + TestSupport.packageRoot.path.split(separator: "/").map { "-" + $0 }.joined())
 
     /// The Xcode fixture copied into `XcodeApp`.
     static let xcodeModel = TestSupport.packageRoot.appendingPathComponent(

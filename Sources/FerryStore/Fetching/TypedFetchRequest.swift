@@ -48,16 +48,16 @@ public struct TypedFetchedObjects<Object: ManagedObject>: RandomAccessCollection
 }
 
 extension ManagedObjectContext {
-    /// The objects `request` matches, each as `Object`; see ``fetch(_:)-(FetchRequest)``.
+    /// The objects `request` matches, each as `Object`; see `fetch(_:)` of a `FetchRequest`.
     ///
-    /// - Throws: as ``fetch(_:)-(FetchRequest)``.
+    /// - Throws: as `fetch(_:)` of a `FetchRequest`.
     public func fetch<Object>(_ request: TypedFetchRequest<Object>) throws -> TypedFetchedObjects<Object> {
         TypedFetchedObjects(objects: try fetch(request.request))
     }
 
-    /// How many objects `request` matches; see ``count(for:)-(FetchRequest)``.
+    /// How many objects `request` matches; see `count(for:)` of a `FetchRequest`.
     ///
-    /// - Throws: as ``fetch(_:)-(FetchRequest)``.
+    /// - Throws: as `fetch(_:)` of a `FetchRequest`.
     public func count<Object>(for request: TypedFetchRequest<Object>) throws -> Int {
         try count(for: request.request)
     }

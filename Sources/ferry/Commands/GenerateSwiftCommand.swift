@@ -9,27 +9,34 @@ struct GenerateSwiftCommand: ParsableCommand {
         commandName: "swift",
         abstract: "Generate typed Swift classes for a model's entities (two files per entity, as mogenerator).",
         discussion: """
-            MODEL is a YAML model file, an .xcdatamodeld folder (its current version) or one .xcdatamodel folder; \
-            it is checked first, as `ferry validate` does (errors stop with exit 78).
+            MODEL is a YAML model file, an .xcdatamodeld folder (its current version) or \
+            one .xcdatamodel folder; it is checked first, as `ferry validate` does \
+            (errors stop with exit 78).
 
-            For each entity, two files:
-              _Product.swift  the machine class _Product: typed properties for the attributes (optional where the \
-            model says), relationship accessors (to-one; to-many as a Set, ordered as an array; addTo…/removeFrom…), \
-            Attributes and Relationships name constants, and the model's fetch request templates as typed \
-            functions. Rewritten every time: do not edit it.
-              Product.swift   the class Product: _Product, for your own code (lifecycle callbacks, validation, \
-            helpers). Written only when no Product.swift exists under --human-output; never overwritten.
-            And the model type (CatalogModel.swift for Catalog.xcdatamodeld): the model embedded as YAML text, so \
-            the program reads no model file; `CatalogModel.makeContainer(name:storeDescription:)` makes a container \
-            with the classes registered.
+            Per entity, two files:
+              _Product.swift  the machine class _Product, rewritten every time (do not
+                              edit it): typed properties (optional where the model
+                              says), relationships (to-one; to-many as a Set, ordered
+                              as an array; addTo…/removeFrom…), Attributes and
+                              Relationships name constants, and the fetch request
+                              templates as typed functions.
+              Product.swift   the class Product: _Product, for your own code (lifecycle
+                              callbacks, validation, helpers); written only when no
+                              Product.swift exists under --human-output.
+            And the model type (CatalogModel.swift for Catalog.xcdatamodeld), which \
+            embeds the model as YAML text, so the program reads no model file: \
+            `CatalogModel.makeContainer(name:storeDescription:)` makes a container with \
+            the classes registered. Objects come from `Product.insert(into: context)` and \
+            `context.fetch(Product.fetchRequest())`.
 
-            Objects come from `Product.insert(into: context)` and `context.fetch(Product.fetchRequest())`. Output is \
-            deterministic: the same model gives the same bytes, and files already up to date are not touched.
+            The same model gives the same bytes; files already up to date are not \
+            touched. The build-tool plugin FerryModelPlugin does the same at build time.
 
             Examples:
               ferry generate swift App/Catalog.xcdatamodeld --output Sources/App/Model
-              ferry generate swift Pipelines/catalog.model.yml --output Sources/Catalog/Generated \\
-                --human-output Sources/Catalog --access public
+              ferry generate swift Pipelines/catalog.model.yml \\
+                --output Sources/Catalog/Generated --human-output Sources/Catalog \\
+                --access public
             """
     )
 

@@ -82,7 +82,8 @@ public struct SwiftModelGenerator: Sendable {
     public func machineFile(for entity: String) -> File {
         File(
             name: "_\(entity).swift", kind: .machine,
-            contents: machineHeader(humanFile: "\(entity).swift") + imports + "\n" + machineClass(entity))
+            contents: machineHeader(humanFile: "\(entity).swift") + imports(publicFoundation: usesFoundation([entity]))
+                + "\n" + machineClass(entity))
     }
 
     /// The human file of `entity` (`Product.swift`).
@@ -93,20 +94,22 @@ public struct SwiftModelGenerator: Sendable {
             // Its generated base class, _\(entity), is rewritten each time the generator runs.
 
             """
-        return File(name: "\(entity).swift", kind: .human, contents: header + imports + "\n" + humanClass(entity))
+        return File(
+            name: "\(entity).swift", kind: .human, contents: header + Self.plainImports + "\n" + humanClass(entity))
     }
 
     /// The file of the model type (`CatalogModel.swift`).
     public func modelFile() -> File {
         File(
             name: "\(modelTypeName).swift", kind: .model,
-            contents: machineHeader(humanFile: nil) + imports + "\n" + modelType())
+            contents: machineHeader(humanFile: nil) + imports(publicFoundation: false) + "\n" + modelType())
     }
 
     /// One file holding the model type, every machine class and the human classes of `defaultHumanClasses` (the
     /// entities whose human class the target does not have yet): what the build-tool plugin compiles.
     public func singleFile(defaultHumanClasses: Set<String>) -> String {
-        var parts = [machineHeader(humanFile: nil) + imports, modelType()]
+        let foundation = usesFoundation(entityNames)
+        var parts = [machineHeader(humanFile: nil) + imports(publicFoundation: foundation), modelType()]
         for entity in entityNames {
             parts.append(machineClass(entity))
             if defaultHumanClasses.contains(entity) { parts.append(humanClass(entity)) }
@@ -126,9 +129,45 @@ public struct SwiftModelGenerator: Sendable {
         return header + "\n"
     }
 
-    var imports: String {
-        let keyword = accessLevel == .public ? "public import" : "import"
-        return "\(keyword) FerryStore\n\(keyword) Foundation\n"
+    /// The imports of a file with public declarations: in public mode FerryStore is imported publicly (the classes
+    /// inherit from `ManagedObject`), and Foundation only when `publicFoundation` says a public declaration uses one
+    /// of its types, as an unused public import is a warning. Plain imports otherwise, which are public in a module
+    /// without the `InternalImportsByDefault` feature.
+    func imports(publicFoundation: Bool) -> String {
+        guard accessLevel == .public else { return Self.plainImports }
+        return "public import FerryStore\n" + (publicFoundation ? "public import Foundation\n" : "import Foundation\n")
+    }
+
+    /// `import FerryStore` and `import Foundation`.
+    static let plainImports = "import FerryStore\nimport Foundation\n"
+
+    /// Foundation's types that generated declarations may use.
+    static let foundationTypes: Set<String> = ["Date", "Data", "Decimal", "UUID", "URL"]
+
+    /// Whether the machine classes of `entities` declare something whose type is Foundation's: an attribute's type,
+    /// a transformable's value type naming one, or a template parameter.
+    func usesFoundation(_ entities: [String]) -> Bool {
+        for name in entities {
+            guard let entity = model.entity(named: name) else { continue }
+            for attribute in entity.attributes {
+                if case .transformable = attribute.type {
+                    let words = (attribute.valueTypeName ?? "").split { !($0.isLetter || $0.isNumber || $0 == "_") }
+                    if words.contains(where: { Self.foundationTypes.contains(String($0)) }) { return true }
+                } else if let type = swiftType(of: attribute.type), isFoundationType(type) {
+                    return true
+                }
+            }
+            for template in model.fetchRequestTemplates.values where template.entity == name {
+                guard let predicate = try? FetchPredicate(format: template.predicate) else { continue }
+                let types = templateVariables(predicate, entity: name).compactMap(\.type)
+                if types.contains(where: isFoundationType) { return true }
+            }
+        }
+        return false
+    }
+
+    private func isFoundationType(_ type: String) -> Bool {
+        type.hasPrefix("Foundation.") || Self.foundationTypes.contains(type)
     }
 
     /// `public ` or nothing, before members.

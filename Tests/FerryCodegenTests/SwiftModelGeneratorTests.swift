@@ -175,6 +175,40 @@ import Testing
         #expect(SwiftModelGenerator.modelTypeName(forModelAt: "2026.yml") == "Ferry2026Model")
     }
 
+    @Test func publicCodeImportsPubliclyOnlyWhatItsPublicDeclarationsUse() throws {
+        let model = try ManagedObjectModel(
+            yaml: """
+                entities:
+                  Note:
+                    attributes:
+                      title: string
+                  Event:
+                    attributes:
+                      title: string
+                  Stamp:
+                    attributes:
+                      at: date
+                fetchRequestTemplates:
+                  since: { entity: Event, predicate: "title == $TITLE OR $WHEN == nil" }
+                """)
+        let generator = SwiftModelGenerator(
+            model: model, modelTypeName: "NotesModel", source: "notes.yml", accessLevel: .public)
+        #expect(generator.machineFile(for: "Note").contents.contains("public import FerryStore\nimport Foundation\n"))
+        #expect(
+            generator.machineFile(for: "Stamp").contents.contains(
+                "public import FerryStore\npublic import Foundation\n"))
+        #expect(generator.machineFile(for: "Note").contents.contains("open class _Note: ManagedObject, EntityClass {"))
+        #expect(generator.machineFile(for: "Note").contents.contains("    public var title: String? {"))
+        #expect(
+            generator.humanFile(for: "Note").contents.contains("import FerryStore\nimport Foundation\n\nopen class"))
+        #expect(generator.modelFile().contents.contains("public import FerryStore\nimport Foundation\n"))
+        #expect(
+            generator.singleFile(defaultHumanClasses: []).contains(
+                "public import FerryStore\npublic import Foundation\n"))
+        let internalCode = SwiftModelGenerator(model: model, modelTypeName: "NotesModel", source: "notes.yml")
+        #expect(internalCode.machineFile(for: "Stamp").contents.contains("\nimport FerryStore\nimport Foundation\n"))
+    }
+
     @Test func theModelTypeEmbedsAModelThatReadsBackToTheSameModel() throws {
         let generator = try Self.xcodeCatalog()
         let text = generator.modelFile().contents

@@ -93,6 +93,7 @@ public struct SwiftModelGenerator: Sendable {
             // This class is yours: add properties, methods and lifecycle callbacks (awakeFromInsert, willSave…).
             // Its generated base class, _\(entity), is rewritten each time the generator runs.
 
+
             """
         return File(
             name: "\(entity).swift", kind: .human, contents: header + Self.plainImports + "\n" + humanClass(entity))

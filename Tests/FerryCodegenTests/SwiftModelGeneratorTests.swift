@@ -199,8 +199,9 @@ import Testing
                 "public import FerryStore\npublic import Foundation\n"))
         #expect(generator.machineFile(for: "Note").contents.contains("open class _Note: ManagedObject, EntityClass {"))
         #expect(generator.machineFile(for: "Note").contents.contains("    public var title: String? {"))
+        #expect(generator.humanFile(for: "Note").contents.contains("\nopen class Note: _Note {}\n"))
         #expect(
-            generator.humanFile(for: "Note").contents.contains("import FerryStore\nimport Foundation\n\nopen class"))
+            generator.humanFile(for: "Note").contents.contains("\n\nimport FerryStore\nimport Foundation\n\n"))
         #expect(generator.modelFile().contents.contains("public import FerryStore\nimport Foundation\n"))
         #expect(
             generator.singleFile(defaultHumanClasses: []).contains(

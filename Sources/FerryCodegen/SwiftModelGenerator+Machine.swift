@@ -135,8 +135,8 @@ extension SwiftModelGenerator {
         let key = literal(attribute.name)
         let suffix = SwiftIdentifiers.capitalized(attribute.name)
         var lines = [
-            "    /// The attribute \(attribute.name) (transformable through \(transformer)\(attribute.isOptional ? "" : ", required")), "
-                + "decoded."
+            "    /// The attribute \(attribute.name) (transformable through \(transformer)"
+                + (attribute.isOptional ? "" : ", required") + "), decoded."
         ]
         if attribute.isOptional {
             lines += [
@@ -147,7 +147,8 @@ extension SwiftModelGenerator {
         } else {
             lines += [
                 "    ///",
-                "    /// Reading it before it has a value traps: set it after inserting, or give it a default in the model.",
+                "    /// Reading it before it has a value traps: set it after inserting, or give it a default in the "
+                    + "model.",
                 "    \(access)var \(name): \(valueType) {",
                 "        get throws {",
                 "            guard let value = try transformable((\(valueType)).self, forKey: \(key)) else {",
@@ -161,7 +162,8 @@ extension SwiftModelGenerator {
         guard attribute.derivation == nil else { return lines }
         lines += [
             "",
-            "    /// Sets the attribute \(attribute.name), encoded through \(transformer)\(attribute.isOptional ? "; nil clears it" : "").",
+            "    /// Sets the attribute \(attribute.name), encoded through \(transformer)"
+                + (attribute.isOptional ? "; nil clears it." : "."),
             "    \(access)func set\(suffix)(_ value: \(valueType)\(attribute.isOptional ? "?" : "")) throws {",
             "        try setTransformable(value, forKey: \(key))",
             "    }",
@@ -204,7 +206,8 @@ extension SwiftModelGenerator {
         }
         lines += [
             "",
-            "    /// Adds `object` to \(relationship.name)\(relationship.isOrdered ? " (at the end)" : ""), and this object to the inverse.",
+            "    /// Adds `object` to \(relationship.name)" + (relationship.isOrdered ? " (at the end)" : "")
+                + ", and this object to the inverse.",
             "    \(access)func addTo\(suffix)(_ object: \(destination)) {",
             "        add(object, toKey: \(key))",
             "    }",

@@ -17,7 +17,8 @@ public struct TypedFetchRequest<Object: ManagedObject>: Sendable, Hashable {
     /// The request itself.
     public var request: FetchRequest
 
-    /// A request for the objects of `entityName`, as ``FetchRequest/init(entityName:predicate:sortDescriptors:resultType:)``.
+    /// A request for the objects of `entityName`, as
+    /// ``FetchRequest/init(entityName:predicate:sortDescriptors:resultType:)``.
     public init(entityName: String, predicate: FetchPredicate? = nil, sortDescriptors: [FetchSortDescriptor] = []) {
         self.request = FetchRequest(entityName: entityName, predicate: predicate, sortDescriptors: sortDescriptors)
     }
@@ -48,16 +49,16 @@ public struct TypedFetchedObjects<Object: ManagedObject>: RandomAccessCollection
 }
 
 extension ManagedObjectContext {
-    /// The objects `request` matches, each as `Object`; see `fetch(_:)` of a `FetchRequest`.
+    /// The objects `request` matches, each as `Object`; see ``fetch(_:)->FetchedObjects``.
     ///
-    /// - Throws: as `fetch(_:)` of a `FetchRequest`.
+    /// - Throws: as ``fetch(_:)->FetchedObjects``.
     public func fetch<Object>(_ request: TypedFetchRequest<Object>) throws -> TypedFetchedObjects<Object> {
         TypedFetchedObjects(objects: try fetch(request.request))
     }
 
     /// How many objects `request` matches; see `count(for:)` of a `FetchRequest`.
     ///
-    /// - Throws: as `fetch(_:)` of a `FetchRequest`.
+    /// - Throws: as ``fetch(_:)->FetchedObjects``.
     public func count<Object>(for request: TypedFetchRequest<Object>) throws -> Int {
         try count(for: request.request)
     }

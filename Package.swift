@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "FerryStore", targets: ["FerryStore"]),
         .library(name: "FerryPipeline", targets: ["FerryPipeline"]),
         .executable(name: "ferry", targets: ["ferry"]),
+        // Typed classes generated from a target's models at build time (`ferry generate swift` does it by hand).
+        .plugin(name: "FerryModelPlugin", targets: ["FerryModelPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -61,10 +63,26 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "FerryCodegen",
+            dependencies: ["FerryStore"],
+            swiftSettings: strictSettings
+        ),
+        // The plugin's tool: the generator alone, so a package using the plugin does not build all of `ferry`.
+        .executableTarget(
+            name: "FerryModelGenerator",
+            dependencies: ["FerryCodegen", "FerryStore"],
+            swiftSettings: strictSettings
+        ),
+        .plugin(
+            name: "FerryModelPlugin",
+            capability: .buildTool(),
+            dependencies: ["FerryModelGenerator"]
+        ),
         .executableTarget(
             name: "ferry",
             dependencies: [
-                "CMalloc", "FerryIO", "FerrySQLite", "FerryStore", "FerryPipeline",
+                "CMalloc", "FerryIO", "FerrySQLite", "FerryStore", "FerryPipeline", "FerryCodegen",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -96,6 +114,11 @@ let package = Package(
         .testTarget(
             name: "FerryPipelineTests",
             dependencies: ["FerryPipeline", "FerryStore", "FerryIO", "FerryTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FerryCodegenTests",
+            dependencies: ["FerryCodegen", "FerryStore", "FerryTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

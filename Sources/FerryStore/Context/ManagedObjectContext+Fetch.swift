@@ -44,9 +44,9 @@ extension ManagedObjectContext {
 
     /// The IDs of the objects `request` matches, leaving out objects deleted in this context, and with
     /// ``FetchRequest/includesPendingChanges`` including the objects inserted (with their temporary IDs) or updated
-    /// that match, as ``fetch(_:)``.
+    /// that match, as ``fetch(_:)->FetchedObjects``.
     ///
-    /// - Throws: as ``fetch(_:)``.
+    /// - Throws: as ``fetch(_:)->FetchedObjects``.
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
         assertOnQueue()
         if request.includesPendingChanges, let ids = try objectIDsIncludingPendingChanges(request) { return ids }
@@ -57,12 +57,13 @@ extension ManagedObjectContext {
         return ids.filter { !deletedIDs.contains($0) }
     }
 
-    /// How many objects `request` matches (Core Data's `count(for:)`): always as many as ``fetch(_:)`` returns.
+    /// How many objects `request` matches (Core Data's `count(for:)`): always as many as
+    /// ``fetch(_:)->FetchedObjects`` returns.
     /// Objects deleted in this context and not saved are left out, as the fetch leaves them out, and with
     /// ``FetchRequest/includesPendingChanges`` unsaved inserts and updates count as the fetch counts them; the store
     /// counts in SQL when there are none.
     ///
-    /// - Throws: as ``fetch(_:)``.
+    /// - Throws: as ``fetch(_:)->FetchedObjects``.
     public func count(for request: FetchRequest) throws -> Int {
         assertOnQueue()
         if request.includesPendingChanges, let ids = try objectIDsIncludingPendingChanges(request) { return ids.count }
@@ -76,7 +77,7 @@ extension ManagedObjectContext {
     /// The dictionaries `request` fetches from the store: chosen properties, aggregates and groups. They reflect
     /// the store alone, whatever ``FetchRequest/includesPendingChanges`` says, as in Core Data.
     ///
-    /// - Throws: as ``fetch(_:)``.
+    /// - Throws: as ``fetch(_:)->FetchedObjects``.
     public func fetchDictionaries(_ request: FetchRequest) throws -> [[String: AttributeValue?]] {
         assertOnQueue()
         return try withFetchExecutor(request) { try $0.dictionaries(for: request) }
@@ -94,7 +95,8 @@ extension ManagedObjectContext {
     }
 }
 
-/// The objects a fetch returned, loaded all at once or batch by batch (see ``ManagedObjectContext/fetch(_:)``).
+/// The objects a fetch returned, loaded all at once or batch by batch (see
+/// ``ManagedObjectContext/fetch(_:)->FetchedObjects``).
 ///
 /// Use it on its context's queue only, like the objects it gives. Walking it in order loads each batch once;
 /// copying it into an `Array` loads every batch and keeps them all.

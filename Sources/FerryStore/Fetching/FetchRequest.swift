@@ -17,7 +17,8 @@
 public struct FetchRequest: Sendable, Hashable {
     /// What a fetch returns (Core Data's `NSFetchRequestResultType`, with its raw values).
     public enum ResultType: Int, Sendable, Hashable {
-        /// Managed objects, from ``ManagedObjectContext/fetch(_:)``; run on a store directly, their object IDs.
+        /// Managed objects, from ``ManagedObjectContext/fetch(_:)->FetchedObjects``; run on a store directly, their
+        /// object IDs.
         case managedObject = 0
         /// Object IDs only (``ObjectID``).
         case managedObjectID = 1

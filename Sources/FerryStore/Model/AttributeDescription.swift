@@ -35,13 +35,17 @@ public struct AttributeDescription: Sendable, Hashable {
     /// For a decimal with a ``decimalPrecision``: the digits after the point (0…precision; 0 when not given).
     public var decimalScale: Int?
 
+    /// For a transformable: the Swift type of its values, such as `[String]` (Xcode's `customClassName`), which
+    /// generated code decodes to; `nil` when not given. It does not shape the store (no part of the version hash).
+    public var valueTypeName: String?
+
     /// Creates an attribute; only the name and type are required.
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, defaultValue: AttributeValue? = nil,
         isTransient: Bool = false, isIndexed: Bool = false, minValue: Double? = nil, maxValue: Double? = nil,
         minLength: Int? = nil, maxLength: Int? = nil, regularExpression: String? = nil,
         allowsExternalStorage: Bool = false, derivation: String? = nil, decimalPrecision: Int? = nil,
-        decimalScale: Int? = nil
+        decimalScale: Int? = nil, valueTypeName: String? = nil
     ) {
         self.name = name
         self.type = type
@@ -58,6 +62,7 @@ public struct AttributeDescription: Sendable, Hashable {
         self.derivation = derivation
         self.decimalPrecision = decimalPrecision
         self.decimalScale = decimalScale
+        self.valueTypeName = valueTypeName
     }
 
     /// Whether the attribute has a column (it is neither transient).

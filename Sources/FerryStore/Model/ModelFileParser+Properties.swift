@@ -59,6 +59,14 @@ extension ModelFileParser {
             case "derivation": attribute.derivation = text(node, key, element)
             case "precision": attribute.decimalPrecision = integer(node, key, element)
             case "scale": attribute.decimalScale = integer(node, key, element)
+            case "valueType":
+                guard case .transformable = type else {
+                    report(
+                        .invalidRule, "'valueType' applies to type transformable only, not \(type.name)", element,
+                        keyNode)
+                    break
+                }
+                attribute.valueTypeName = text(node, key, element)
             default: break  // `type` and `transformer`, read above
             }
         }

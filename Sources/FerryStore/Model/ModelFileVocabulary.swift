@@ -9,6 +9,7 @@ enum ModelFileVocabulary {
     static let attributeKeys = [
         "type", "optional", "default", "transient", "indexed", "unique", "min", "max", "minLength", "maxLength",
         "regex", "allowsExternalStorage", "derivation", "transformer", "precision", "scale",
+        "valueType",
     ]
     /// Keys of a relationship in its long form.
     static let relationshipKeys = [

@@ -91,6 +91,7 @@ struct ModelFileWriter {
     static func settings(of attribute: AttributeDescription) -> String {
         var settings: [(String, String)] = [("type", attribute.type.name)]
         if case .transformable(let transformer) = attribute.type { settings.append(("transformer", text(transformer))) }
+        if let valueType = attribute.valueTypeName { settings.append(("valueType", text(valueType))) }
         if !attribute.isOptional { settings.append(("optional", "false")) }
         if let value = attribute.defaultValue { settings.append(("default", spelling(of: value))) }
         if attribute.isTransient { settings.append(("transient", "true")) }

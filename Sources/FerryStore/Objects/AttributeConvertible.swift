@@ -24,6 +24,24 @@ extension Int64: AttributeConvertible {
     }
 }
 
+extension Int16: AttributeConvertible {
+    public var attributeValue: AttributeValue { .integer(Int64(self)) }
+    /// The integer, or `nil` when it does not fit 16 bits.
+    public init?(attributeValue: AttributeValue) {
+        guard case .integer(let value) = attributeValue, let exact = Int16(exactly: value) else { return nil }
+        self = exact
+    }
+}
+
+extension Int32: AttributeConvertible {
+    public var attributeValue: AttributeValue { .integer(Int64(self)) }
+    /// The integer, or `nil` when it does not fit 32 bits.
+    public init?(attributeValue: AttributeValue) {
+        guard case .integer(let value) = attributeValue, let exact = Int32(exactly: value) else { return nil }
+        self = exact
+    }
+}
+
 extension Int: AttributeConvertible {
     public var attributeValue: AttributeValue { .integer(Int64(self)) }
     public init?(attributeValue: AttributeValue) {
@@ -38,6 +56,19 @@ extension Double: AttributeConvertible {
         switch attributeValue {
         case .double(let value): self = value
         case .integer(let value): self = Double(value)
+        default: return nil
+        }
+    }
+}
+
+extension Float: AttributeConvertible {
+    /// Floats are stored as doubles, as float attributes are.
+    public var attributeValue: AttributeValue { .double(Double(self)) }
+    /// The double rounded to the nearest float (a float attribute's values were floats, so they come back exact).
+    public init?(attributeValue: AttributeValue) {
+        switch attributeValue {
+        case .double(let value): self = Float(value)
+        case .integer(let value): self = Float(value)
         default: return nil
         }
     }

@@ -35,6 +35,9 @@ extension XcodeModelReader {
         attribute.isIndexed = flag("indexed", of: xml, element)
         attribute.allowsExternalStorage = flag("allowsExternalBinaryDataStorage", of: xml, element)
         attribute.regularExpression = xml["regularExpressionString"]
+        if case .transformable = type, let valueType = xml["customClassName"], !valueType.isEmpty {
+            attribute.valueTypeName = valueType
+        }
         attribute.defaultValue = defaultValue(xml, type: type, element)
         readBounds(xml, into: &attribute, element)
         if flag("derived", of: xml, element) {

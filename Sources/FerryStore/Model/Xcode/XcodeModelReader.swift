@@ -5,8 +5,8 @@
 /// reports the rest: a part whose loss would change the data (a composite attribute, an attribute type Ferry
 /// cannot store) is an error; a part that does not shape the store (a configuration, a fetched property, user
 /// info, a renaming identifier) is a warning, so nothing is dropped silently. Settings that only steer Xcode's code
-/// generator or editor (`representedClassName`, `codeGenerationType`, `customClassName`, `usesScalarValueType`,
-/// `syncable`, the `<elements>` layout) are ignored by design.
+/// generator or editor (`representedClassName`, `codeGenerationType`, `customClassName` except a transformable's,
+/// `usesScalarValueType`, `syncable`, the `<elements>` layout) are ignored by design.
 struct XcodeModelReader {
     /// The path of the `contents` file, which diagnostics name.
     let file: String

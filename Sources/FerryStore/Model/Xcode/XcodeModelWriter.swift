@@ -148,6 +148,7 @@ struct XcodeModelWriter {
         }
         if case .transformable(let transformer) = attribute.type {
             settings.append(("valueTransformerName", transformer))
+            if let valueType = attribute.valueTypeName { settings.append(("customClassName", valueType)) }
         }
         return settings
     }

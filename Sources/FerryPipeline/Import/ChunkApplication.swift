@@ -319,38 +319,38 @@ struct ChunkApplication {
         request.returnsObjectsAsFaults = false
         var byKey: [String: ManagedObject] = [:]
         for object in try context.fetch(request) {
-            let key = keyColumns.map { Self.keyText(object.value(forKey: plan.columns[$0].name)) }.joined(
-                separator: "\u{1F}")
-            byKey[key] = object
+            byKey[Self.keyText(of: object, keyColumns: keyColumns.map { plan.columns[$0] })] = object
         }
         return byKey
     }
 
-    /// The key of `row` of `chunk` as text: its key values' texts joined by U+001F.
+    /// The key of `row` of `chunk` as text: ``StoredValueCodec``'s key text of its cells, read from the packed
+    /// buffers, with ``nullKeyPart`` for a null part.
     static func keyText(row: Int, of chunk: Chunk, plan: ImportPlan) -> String {
-        let columns = plan.keyColumnIndexes
-        if columns.count == 1 {
-            return keyText(chunk.rows.value(row: row, column: columns[0], as: plan.columns[columns[0]].type))
+        var text = ""
+        for (offset, column) in plan.keyColumnIndexes.enumerated() {
+            if offset > 0 { text.append(StoredValueCodec.keyPartSeparator) }
+            if !chunk.rows.appendKeyText(ofCell: chunk.rows.cell(row: row, column: column), to: &text) {
+                text += nullKeyPart
+            }
         }
-        return columns.map { keyText(chunk.rows.value(row: row, column: $0, as: plan.columns[$0].type)) }
-            .joined(separator: "\u{1F}")
+        return text
     }
 
-    /// A key value as text that a stored value and a packed one agree on.
-    static func keyText(_ value: AttributeValue?) -> String {
-        guard let value else { return "\u{0}" }
-        switch value {
-        case .string(let text): return text
-        case .integer(let integer): return String(integer)
-        case .boolean(let flag): return flag ? "1" : "0"
-        case .double(let double): return String(double)
-        case .date(let date): return String(date.timeIntervalSince1970)
-        case .decimal(let decimal): return "\(decimal)"
-        case .uuid(let uuid): return uuid.uuidString.lowercased()
-        case .uri(let url): return url.absoluteString
-        case .binary(let data), .transformable(let data): return data.base64EncodedString()
+    /// A fetched object's key as text, as ``keyText(row:of:plan:)`` reads the same values packed.
+    static func keyText(of object: ManagedObject, keyColumns: [ImportPlan.Column]) -> String {
+        var text = ""
+        for (offset, column) in keyColumns.enumerated() {
+            if offset > 0 { text.append(StoredValueCodec.keyPartSeparator) }
+            let stored = StoredValueCodec.encode(object.value(forKey: column.name), as: column.type)
+            if !StoredValueCodec.appendKeyText(of: stored, to: &text) { text += nullKeyPart }
         }
+        return text
     }
+
+    /// The text of a null key part: records whose key has a null part meet each other within a chunk (never a
+    /// stored row, which is fetched by a non-null key).
+    static let nullKeyPart = "\u{0}"
 
     private func reject(_ row: Int, reason: String) -> RejectedRecord {
         RejectedRecord(

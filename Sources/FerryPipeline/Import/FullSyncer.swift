@@ -48,7 +48,7 @@ struct FullSyncer: Sendable {
     /// How many rows the scope holds, and the object IDs of those whose key no chunk of `runs` saw.
     private func unseenRows(scoped: [Int64]?) async throws -> (Int, [ObjectID]) {
         guard let mapping = store.schema.mapping(for: plan.entity.name) else { return (0, []) }
-        let keyText = plan.keys.map { "CAST(\(SQL.identifier($0)) AS TEXT)" }.joined(separator: " || char(31) || ")
+        let keyText = "ferry_key_text(" + plan.keys.map(SQL.identifier).joined(separator: ", ") + ")"
         let ids = mapping.hierarchyIDs.map(String.init).joined(separator: ", ")
         let runs = self.runs.map(String.init).joined(separator: ", ")
         let table = SQL.identifier(mapping.table)

@@ -95,7 +95,7 @@ package final class ReadSnapshot {
                 for value in try tombstones.fetchAll() {
                     guard let attribute = value[0].text,
                         let type = schema.model.allAttributes(of: name).first(where: { $0.name == attribute })?.type,
-                        let decoded = FetchValueDecoder.decode(value[1], as: type)
+                        let decoded = StoredValueCodec.decode(value[1], as: type)
                     else { continue }
                     values[attribute] = decoded
                 }

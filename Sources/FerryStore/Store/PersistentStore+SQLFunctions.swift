@@ -21,5 +21,6 @@ extension PersistentStore {
         try FetchPredicate.registerSQLFunctions(on: connection)
         try BatchSQLFunctions.register(on: connection)
         try DerivationSQLFunctions.register(on: connection)
+        try StoredValueCodec.registerKeyTextFunction(on: connection)
     }
 }

@@ -1,4 +1,4 @@
-public import FerrySQLite
+package import FerrySQLite
 
 /// A fetch request compiled to one SQL statement, with what the executor needs to read its rows.
 struct FetchQuery {
@@ -49,7 +49,7 @@ extension FetchRequest {
     ///
     /// - Throws: ``FetchRequestError`` naming the entity and key path (`.unknownEntity`, `.unknownKeyPath`,
     ///   `.toManyKeyPath`, `.invalidRequest`), or ``FetchPredicateError`` from compiling the predicate.
-    public func query(in schema: StoreSchema) throws -> (sql: String, bindings: [SQLiteValue]) {
+    package func query(in schema: StoreSchema) throws -> (sql: String, bindings: [SQLiteValue]) {
         let compiled = try compile(in: schema)
         return (compiled.sql, compiled.bindings)
     }

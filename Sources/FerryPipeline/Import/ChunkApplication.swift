@@ -12,6 +12,9 @@ struct ChunkApplication {
     /// Each row's key text (see ``keyText(row:of:plan:)``); nil when every record is inserted as a new object
     /// (``ContextChunkWriter/insertsEveryRecord``).
     let rowKeys: [String]?
+    /// Every attribute cell of the chunk decoded once (see ``decodedValues(of:plan:)``), row after row: each pass
+    /// reads these rather than decoding the packed cells again.
+    let values: [AttributeValue?]
     /// Rows an earlier pass refused, with why: skipped, and rejected with that reason.
     let refused: [Int: String]
     var counts = StepCounts()
@@ -36,7 +39,8 @@ struct ChunkApplication {
 
     init(
         plan: ImportPlan, chunk: Chunk, context: ManagedObjectContext, store: PersistentStore,
-        destinations: [Int: [String: Int64]], rowKeys: [String]?, refused: [Int: String] = [:]
+        destinations: [Int: [String: Int64]], rowKeys: [String]?, values: [AttributeValue?],
+        refused: [Int: String] = [:]
     ) {
         self.plan = plan
         self.chunk = chunk
@@ -44,6 +48,7 @@ struct ChunkApplication {
         self.store = store
         self.destinations = destinations
         self.rowKeys = rowKeys
+        self.values = values
         self.refused = refused
         counts.read = chunk.read
         rejects = chunk.rejects
@@ -53,7 +58,7 @@ struct ChunkApplication {
     func again(refusing refused: [Int: String]) -> ChunkApplication {
         ChunkApplication(
             plan: plan, chunk: chunk, context: context, store: store, destinations: destinations, rowKeys: rowKeys,
-            refused: refused)
+            values: values, refused: refused)
     }
 
     mutating func run() throws {
@@ -207,7 +212,7 @@ struct ChunkApplication {
                 continue
             }
             guard let slot = slots[index] else { continue }
-            if object.value(attributeSlot: slot) != chunk.rows.value(row: row, column: index, as: column.type) {
+            if object.value(attributeSlot: slot) != values[row * plan.columns.count + index] {
                 return true
             }
         }
@@ -250,7 +255,7 @@ struct ChunkApplication {
                 continue
             }
             guard let slot = slots[index] else { preconditionFailure("'\(column.name)' is not an attribute") }
-            let value = chunk.rows.value(row: row, column: index, as: column.type)
+            let value = values[row * plan.columns.count + index]
             if isNew || object.value(attributeSlot: slot) != value {
                 object.setValue(value, attributeSlot: slot)
                 changed = true
@@ -309,7 +314,7 @@ struct ChunkApplication {
         let column = plan.columns[first]
         var values: Set<AttributeValue> = []
         for row in 0..<chunk.rows.count {
-            if let value = chunk.rows.value(row: row, column: first, as: column.type) { values.insert(value) }
+            if let value = self.values[row * plan.columns.count + first] { values.insert(value) }
         }
         var request = FetchRequest(entityName: plan.entity.name)
         request.predicate = try FetchPredicate(
@@ -322,6 +327,20 @@ struct ChunkApplication {
             byKey[Self.keyText(of: object, keyColumns: keyColumns.map { plan.columns[$0] })] = object
         }
         return byKey
+    }
+
+    /// The attribute cells of `chunk` decoded (``PackedRows/value(row:column:as:)``), row after row, `nil` for a
+    /// relationship column, a NULL or an absent cell: made once per chunk, whatever the passes over it.
+    static func decodedValues(of chunk: Chunk, plan: ImportPlan) -> [AttributeValue?] {
+        let width = plan.columns.count
+        var values = [AttributeValue?](repeating: nil, count: chunk.rows.count * width)
+        for (index, column) in plan.columns.enumerated() {
+            if case .relationshipKey = column.source { continue }
+            for row in 0..<chunk.rows.count {
+                values[row * width + index] = chunk.rows.value(row: row, column: index, as: column.type)
+            }
+        }
+        return values
     }
 
     /// The key of `row` of `chunk` as text: ``StoredValueCodec``'s key text of its cells, read from the packed

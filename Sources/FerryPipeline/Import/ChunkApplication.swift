@@ -12,9 +12,14 @@ struct ChunkApplication {
     /// Each row's key text (see ``keyText(row:of:plan:)``); nil when every record is inserted as a new object
     /// (``ContextChunkWriter/insertsEveryRecord``).
     let rowKeys: [String]?
-    /// Every attribute cell of the chunk decoded once (see ``decodedValues(of:plan:)``), row after row: each pass
-    /// reads these rather than decoding the packed cells again.
-    let values: [AttributeValue?]
+    /// The chunk's key cells decoded once (see ``decodedKeyValues(of:plan:)``), row after row; empty when every
+    /// record is inserted as a new object. The fetch of stored objects and every pass read these, so a key is
+    /// decoded once; the other cells are decoded once per pass, when their values are set or compared.
+    let keyValues: [AttributeValue?]
+    /// For each column, its position in the key (`nil` for the others).
+    private let keyPositions: [Int?]
+    /// The number of key columns.
+    private let keyWidth: Int
     /// Rows an earlier pass refused, with why: skipped, and rejected with that reason.
     let refused: [Int: String]
     var counts = StepCounts()
@@ -39,7 +44,7 @@ struct ChunkApplication {
 
     init(
         plan: ImportPlan, chunk: Chunk, context: ManagedObjectContext, store: PersistentStore,
-        destinations: [Int: [String: Int64]], rowKeys: [String]?, values: [AttributeValue?],
+        destinations: [Int: [String: Int64]], rowKeys: [String]?, keyValues: [AttributeValue?],
         refused: [Int: String] = [:]
     ) {
         self.plan = plan
@@ -48,7 +53,11 @@ struct ChunkApplication {
         self.store = store
         self.destinations = destinations
         self.rowKeys = rowKeys
-        self.values = values
+        self.keyValues = keyValues
+        var keyPositions = [Int?](repeating: nil, count: plan.columns.count)
+        for (position, column) in plan.keyColumnIndexes.enumerated() { keyPositions[column] = position }
+        self.keyPositions = keyPositions
+        keyWidth = plan.keyColumnIndexes.count
         self.refused = refused
         counts.read = chunk.read
         rejects = chunk.rejects
@@ -58,7 +67,7 @@ struct ChunkApplication {
     func again(refusing refused: [Int: String]) -> ChunkApplication {
         ChunkApplication(
             plan: plan, chunk: chunk, context: context, store: store, destinations: destinations, rowKeys: rowKeys,
-            values: values, refused: refused)
+            keyValues: keyValues, refused: refused)
     }
 
     mutating func run() throws {
@@ -212,7 +221,7 @@ struct ChunkApplication {
                 continue
             }
             guard let slot = slots[index] else { continue }
-            if object.value(attributeSlot: slot) != values[row * plan.columns.count + index] {
+            if object.value(attributeSlot: slot) != value(row, column: index, as: column.type) {
                 return true
             }
         }
@@ -255,7 +264,7 @@ struct ChunkApplication {
                 continue
             }
             guard let slot = slots[index] else { preconditionFailure("'\(column.name)' is not an attribute") }
-            let value = values[row * plan.columns.count + index]
+            let value = value(row, column: index, as: column.type)
             if isNew || object.value(attributeSlot: slot) != value {
                 object.setValue(value, attributeSlot: slot)
                 changed = true
@@ -314,7 +323,7 @@ struct ChunkApplication {
         let column = plan.columns[first]
         var values: Set<AttributeValue> = []
         for row in 0..<chunk.rows.count {
-            if let value = self.values[row * plan.columns.count + first] { values.insert(value) }
+            if let value = value(row, column: first, as: column.type) { values.insert(value) }
         }
         var request = FetchRequest(entityName: plan.entity.name)
         request.predicate = try FetchPredicate(
@@ -329,18 +338,26 @@ struct ChunkApplication {
         return byKey
     }
 
-    /// The attribute cells of `chunk` decoded (``PackedRows/value(row:column:as:)``), row after row, `nil` for a
-    /// relationship column, a NULL or an absent cell: made once per chunk, whatever the passes over it.
-    static func decodedValues(of chunk: Chunk, plan: ImportPlan) -> [AttributeValue?] {
-        let width = plan.columns.count
-        var values = [AttributeValue?](repeating: nil, count: chunk.rows.count * width)
-        for (index, column) in plan.columns.enumerated() {
-            if case .relationshipKey = column.source { continue }
-            for row in 0..<chunk.rows.count {
-                values[row * width + index] = chunk.rows.value(row: row, column: index, as: column.type)
+    /// The key cells of `chunk` decoded (``PackedRows/value(row:column:as:)``), row after row: made once per chunk,
+    /// whatever the passes over it.
+    static func decodedKeyValues(of chunk: Chunk, plan: ImportPlan) -> [AttributeValue?] {
+        let keyColumns = plan.keyColumnIndexes
+        var values: [AttributeValue?] = []
+        values.reserveCapacity(chunk.rows.count * keyColumns.count)
+        for row in 0..<chunk.rows.count {
+            for column in keyColumns {
+                values.append(chunk.rows.value(row: row, column: column, as: plan.columns[column].type))
             }
         }
         return values
+    }
+
+    /// The value of `row`'s cell in `column`: a key's decoded once, another's decoded now.
+    private func value(_ row: Int, column: Int, as type: AttributeType) -> AttributeValue? {
+        if !keyValues.isEmpty, let position = keyPositions[column] {
+            return keyValues[row * keyWidth + position]
+        }
+        return chunk.rows.value(row: row, column: column, as: type)
     }
 
     /// The key of `row` of `chunk` as text: ``StoredValueCodec``'s key text of its cells, read from the packed

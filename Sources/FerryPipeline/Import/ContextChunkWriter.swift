@@ -96,7 +96,7 @@ struct ContextChunkWriter: ChunkWriter {
             ChunkApplication(
                 plan: plan, chunk: chunk, context: context, store: container.persistentStore,
                 destinations: destinations, rowKeys: rowKeys,
-                values: ChunkApplication.decodedValues(of: chunk, plan: plan)),
+                keyValues: rowKeys == nil ? [] : ChunkApplication.decodedKeyValues(of: chunk, plan: plan)),
             keys: appliesAhead ? Set(rowKeys ?? []) : [])
         try await context.perform { try applied.apply() }
         return applied

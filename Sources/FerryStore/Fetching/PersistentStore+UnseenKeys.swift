@@ -26,8 +26,9 @@ public struct KeyTextList: Sendable, Hashable {
 }
 
 extension PersistentStore {
-    /// The objects of `entity` (its sub-entities included) whose key (the attributes `keys`, as the key text of
-    /// ``StoredValueCodec``) is not in `list`: what an import that holds the whole truth of its entity deletes. A key
+    /// The objects of `entity` (its sub-entities included) whose key (the attributes `keys`, as the store's key text:
+    /// integers as digits, reals in their shortest form, text as is, binary in Base64, parts joined by U+001F) is not
+    /// in `list`: what an import that holds the whole truth of its entity deletes. A key
     /// with a null part is never unseen. With `scope`, only the objects of those primary keys are considered.
     ///
     /// Reads on the writer, so it sees what the writer's open transaction has written.

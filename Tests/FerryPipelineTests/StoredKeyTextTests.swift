@@ -41,11 +41,22 @@ struct StoredKeyTextTests {
             ["2026-01-05T09:00:00.123456Z", "1969-12-31T23:59:59.5Z", "2026-01-05T09:00:00+01:00"]
         ),
         (
-            .uuid, [.uuid(UUID(uuid: (0x12, 0x3E, 0x45, 0x67, 0xE8, 0x9B, 0x12, 0xD3, 0xA4, 0x56, 0x42, 0x66, 0x14, 0x17, 0x40, 0))), .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))],
+            .uuid,
+            [
+                .uuid(
+                    UUID(
+                        uuid: (
+                            0x12, 0x3E, 0x45, 0x67, 0xE8, 0x9B, 0x12, 0xD3, 0xA4, 0x56, 0x42, 0x66, 0x14, 0x17, 0x40, 0
+                        ))), .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))),
+            ],
             ["123E4567-E89B-12D3-A456-426614174000", "00000000-0000-0000-0000-000000000000"]
         ),
         (
-            .uri, [.uri(URL(string: "https://example.com/a?b=1#c") ?? URL(fileURLWithPath: "/")), .uri(URL(string: "urn:isbn:0451450523") ?? URL(fileURLWithPath: "/"))],
+            .uri,
+            [
+                .uri(URL(string: "https://example.com/a?b=1#c") ?? URL(fileURLWithPath: "/")),
+                .uri(URL(string: "urn:isbn:0451450523") ?? URL(fileURLWithPath: "/")),
+            ],
             ["https://example.com/a?b=1#c", "urn:isbn:0451450523"]
         ),
         (.binary, [.binary(Data([0, 1, 2])), .binary(Data([0xFF])), .binary(Data())], ["AAEC", "/w=="]),
@@ -136,7 +147,8 @@ struct StoredKeyTextTests {
         let stored = try await Self.storedKeys(container, columns: "k, size")
 
         #expect(stored.map(\.keyText) == [.text("SKU-1\u{1F}0.0"), .null])
-        #expect(StoredValueCodec.keyText(of: [.string("SKU-1"), .double(-0.0)], as: [.string, .double]) == "SKU-1\u{1F}0.0")
+        #expect(
+            StoredValueCodec.keyText(of: [.string("SKU-1"), .double(-0.0)], as: [.string, .double]) == "SKU-1\u{1F}0.0")
         #expect(StoredValueCodec.keyText(of: [.string("SKU-2"), nil], as: [.string, .double]) == nil)
     }
 

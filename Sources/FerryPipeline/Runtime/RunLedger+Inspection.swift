@@ -10,7 +10,8 @@ extension RunLedger {
         guard try snapshot.hasTable("ferry_runs") else { return [] }
         return try snapshot.rows(
             "SELECT id, pipeline, status, started_at, finished_at, seconds, counts, "
-                + "\(try kindExpression(in: snapshot)) FROM ferry_runs ORDER BY id DESC LIMIT ?", [.integer(Int64(limit))]
+                + "\(try kindExpression(in: snapshot)) FROM ferry_runs ORDER BY id DESC LIMIT ?",
+            [.integer(Int64(limit))]
         ).map { row in
             StoreInspection.Run(
                 id: row[0].integer ?? 0, pipeline: row[1].text ?? "", kind: row[7].text ?? "import",

@@ -43,7 +43,9 @@ extension BatchInserter {
     }
 
     /// Binds packed row `row`'s given cells (at `present`) to `shape`'s statement and writes the row with it.
-    mutating func write(packed rows: PackedRows, row: Int, present: [Int], shape: Shape, storage: [StoredValueCodec.StorageClass])
+    mutating func write(
+        packed rows: PackedRows, row: Int, present: [Int], shape: Shape, storage: [StoredValueCodec.StorageClass]
+    )
         throws
     {
         if history != nil && action == .update {
@@ -71,7 +73,9 @@ extension BatchInserter {
     }
 
     /// Binds packed row `row`'s given cells (at `present`) to `shape`'s statement, parameters 1… in order.
-    func bindPacked(_ rows: PackedRows, row: Int, present: [Int], in shape: Shape, storage: [StoredValueCodec.StorageClass]) throws {
+    func bindPacked(
+        _ rows: PackedRows, row: Int, present: [Int], in shape: Shape, storage: [StoredValueCodec.StorageClass]
+    ) throws {
         let first = row * rows.columns.count
         try rows.bytes.withUnsafeBytes { bytes in
             for (offset, column) in present.enumerated() {

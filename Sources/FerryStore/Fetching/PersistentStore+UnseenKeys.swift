@@ -55,7 +55,8 @@ extension PersistentStore {
         let table = SQL.identifier(mapping.table)
         var seenSQL = "SELECT \(SQL.identifier(list.column)) FROM \(SQL.identifier(list.table))"
         if let filter = list.filterColumn {
-            seenSQL += " WHERE \(SQL.identifier(filter)) IN (\(list.filterValues.map(String.init).joined(separator: ", ")))"
+            seenSQL +=
+                " WHERE \(SQL.identifier(filter)) IN (\(list.filterValues.map(String.init).joined(separator: ", ")))"
         }
         let (names, storeIdentifier, path, seen) = (schema.entityNames, identifier, writer.path, seenSQL)
         return try await writer.run { connection in
@@ -82,7 +83,8 @@ extension PersistentStore {
                 }
                 return (Int(count), unseen)
             } catch let error as SQLiteError {
-                throw StoreError(.sqlite, "finding the \(entity) objects whose keys were not seen failed", path: path,
+                throw StoreError(
+                    .sqlite, "finding the \(entity) objects whose keys were not seen failed", path: path,
                     underlying: error)
             }
         }

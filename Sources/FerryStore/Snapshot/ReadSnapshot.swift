@@ -126,7 +126,9 @@ package final class ReadSnapshot {
     package func historyTransactionCount() throws -> Int {
         guard hasHistory else { return 0 }
         return try sqlite("counting history transactions") {
-            Int(try connection.prepare("SELECT count(*) FROM \(SQL.identifier(HistoryTables.transactions))").fetchOne()?[0].integer ?? 0)
+            Int(
+                try connection.prepare("SELECT count(*) FROM \(SQL.identifier(HistoryTables.transactions))")
+                    .fetchOne()?[0].integer ?? 0)
         }
     }
 

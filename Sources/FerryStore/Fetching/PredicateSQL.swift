@@ -16,7 +16,7 @@ package import FerrySQLite
 /// let rows = try statement.fetchAll()
 /// ```
 ///
-/// The SQL calls `ferry_fold` and `ferry_regexp`; see ``FetchPredicate/registerSQLFunctions(on:)``.
+/// The SQL calls `ferry_fold` and `ferry_regexp`; see `FetchPredicate.registerSQLFunctions(on:)`.
 public struct PredicateSQL: Sendable, Hashable {
     /// The table of the entity's hierarchy.
     public var table: String

@@ -2,7 +2,7 @@ import FerrySQLite
 import Foundation
 
 /// The SQL functions that derived-attribute triggers call (see `StoreSchema+Derivations.swift`), beside
-/// `ferry_fold` (``FetchPredicate/registerSQLFunctions(on:)``) and `ferry_decimal` (batch updates).
+/// `ferry_fold` (`FetchPredicate.registerSQLFunctions(on:)`) and `ferry_decimal` (batch updates).
 ///
 /// All are deterministic.
 enum DerivationSQLFunctions {

@@ -24,7 +24,7 @@ struct ReadSnapshotTests {
             let rows = try snapshot.rows(of: FetchRequest(entityName: "Category", resultType: .dictionary))
             var names: [String] = []
             while try rows.next() {
-                names.append(rows.statement.text(at: rows.columns.firstIndex { $0.key == "name" } ?? 0) ?? "")
+                names.append(rows.text(at: rows.columns.firstIndex { $0.key == "name" } ?? 0) ?? "")
             }
             return (before, try snapshot.count(of: "Category"), names, token)
         }
@@ -59,7 +59,7 @@ struct ReadSnapshotTests {
             request.propertiesToFetch = ["name"]
             let rows = try snapshot.rows(of: request, changedAfter: afterInsert)
             var names: [String] = []
-            while try rows.next() { names.append(rows.statement.text(at: 0) ?? "") }
+            while try rows.next() { names.append(rows.text(at: 0) ?? "") }
             return names
         }
         #expect(names == ["B2", "C"])

@@ -1,5 +1,4 @@
 import FerryIO
-import FerrySQLite
 import FerryStore
 import Foundation
 
@@ -56,47 +55,47 @@ final class ExportFieldWriter {
     ///
     /// - Throws: ``FerryIOError`` when writing fails; ``StoreError`` when a blob file is missing or unreadable.
     @inline(__always)
-    func writeRow<Writer: RecordWriter>(_ statement: Statement, to writer: Writer) throws {
+    func writeRow<Writer: RecordWriter>(_ row: SnapshotRows, to writer: Writer) throws {
         for index in encodings.indices {
-            try writeField(statement, index, encodings[index], to: writer)
+            try writeField(row, index, encodings[index], to: writer)
         }
         try writer.endRecord()
     }
 
     @inline(__always)
     private func writeField<Writer: RecordWriter>(
-        _ statement: Statement, _ index: Int, _ encoding: Encoding, to writer: Writer
+        _ row: SnapshotRows, _ index: Int, _ encoding: Encoding, to writer: Writer
     ) throws {
-        let storage = statement.storageClass(at: index)
+        let storage = row.storageClass(at: index)
         switch (storage, encoding) {
-        case (.null, _):
+        case (nil, _):
             try writer.writeField(UnsafeRawBufferPointer(start: nil, count: 0), kind: .null)
-        case (.integer, .boolean):
-            let text: StaticString = statement.int64(at: index) == 0 ? "false" : "true"
+        case (.integer?, .boolean):
+            let text: StaticString = row.int64(at: index) == 0 ? "false" : "true"
             try writer.writeField(
                 UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), kind: .boolean)
-        case (.integer, .date), (.real, .date):
-            let count = ISO8601Text.write(seconds: statement.double(at: index), into: scratch)
+        case (.integer?, .date), (.real?, .date):
+            let count = ISO8601Text.write(seconds: row.double(at: index), into: scratch)
             try writer.writeField(UnsafeRawBufferPointer(rebasing: scratch[0..<count]), kind: .string)
-        case (.integer, _):
-            let count = Self.writeDigits(statement.int64(at: index), into: scratch)
+        case (.integer?, _):
+            let count = Self.writeDigits(row.int64(at: index), into: scratch)
             try writer.writeField(UnsafeRawBufferPointer(rebasing: scratch[0..<count]), kind: .number)
-        case (.real, _):
-            try writeDouble(statement.double(at: index), to: writer)
-        case (.text, .binary):
-            try statement.withTextBytes(at: index) { bytes in
+        case (.real?, _):
+            try writeDouble(row.double(at: index), to: writer)
+        case (.text?, .binary):
+            try row.withTextBytes(at: index) { bytes in
                 if let relative = ReadSnapshot.blobRelativePath(ofReference: bytes) {
                     try writeBase64(of: try SnapshotRows.blobFileBytes(relative, in: blobFolder), to: writer)
                 } else {
                     try writer.writeField(bytes, kind: .string)
                 }
             }
-        case (.text, .decimal):
-            try statement.withTextBytes(at: index) { try writer.writeField($0, kind: .number) }
-        case (.text, _):
-            try statement.withTextBytes(at: index) { try writer.writeField($0, kind: .string) }
-        case (.blob, _):
-            try statement.withBlobBytes(at: index) { try writeBase64(of: $0, to: writer) }
+        case (.text?, .decimal):
+            try row.withTextBytes(at: index) { try writer.writeField($0, kind: .number) }
+        case (.text?, _):
+            try row.withTextBytes(at: index) { try writer.writeField($0, kind: .string) }
+        case (.blob?, _):
+            try row.withBlobBytes(at: index) { try writeBase64(of: $0, to: writer) }
         }
     }
 

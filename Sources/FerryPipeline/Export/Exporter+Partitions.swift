@@ -1,5 +1,4 @@
 import FerryIO
-import FerrySQLite
 import FerryStore
 import Foundation
 
@@ -83,7 +82,7 @@ extension Exporter {
         var untilBatchEnd = spec.fetchBatchSize
         while try rows.next() {
             key.removeAll(keepingCapacity: true)
-            try keys.write(rows.statement, into: &key)
+            try keys.write(rows, into: &key)
             if open == nil || key != previousKey {
                 try close()
                 let folder = String(decoding: key, as: UTF8.self)
@@ -100,7 +99,7 @@ extension Exporter {
             }
             // `open` is set just above when it was not.
             guard let writer = open?.writer else { preconditionFailure("no open file") }
-            try fields.writeRow(rows.statement, to: writer)
+            try fields.writeRow(rows, to: writer)
             open?.rows += 1
             count += 1
             untilBatchEnd -= 1
@@ -132,34 +131,34 @@ final class PartitionKeyWriter {
     /// Appends the current row's `name=value/` segments to `key`.
     ///
     /// - Throws: ``PipelineError`` `.invalidExport` for a segment longer than a folder name may be or a binary value.
-    func write(_ statement: Statement, into key: inout [UInt8]) throws {
+    func write(_ row: SnapshotRows, into key: inout [UInt8]) throws {
         for partition in partitions {
             let start = key.count
             HivePartitionPath.appendName(partition.name, to: &key)
             let index = partition.index
-            switch (statement.storageClass(at: index), partition.type) {
-            case (.null, _):
+            switch (row.storageClass(at: index), partition.type) {
+            case (nil, _):
                 key.append(contentsOf: HivePartitionPath.defaultPartition)
-            case (.integer, .boolean):
-                key.append(contentsOf: statement.int64(at: index) == 0 ? Array("false".utf8) : Array("true".utf8))
-            case (.integer, .date), (.real, .date):
-                let count = ISO8601Text.write(seconds: statement.double(at: index), into: scratch)
+            case (.integer?, .boolean):
+                key.append(contentsOf: row.int64(at: index) == 0 ? Array("false".utf8) : Array("true".utf8))
+            case (.integer?, .date), (.real?, .date):
+                let count = ISO8601Text.write(seconds: row.double(at: index), into: scratch)
                 HivePartitionPath.appendEscaped(UnsafeRawBufferPointer(rebasing: scratch[0..<count]), to: &key)
-            case (.integer, _):
-                let count = ExportFieldWriter.writeDigits(statement.int64(at: index), into: scratch)
+            case (.integer?, _):
+                let count = ExportFieldWriter.writeDigits(row.int64(at: index), into: scratch)
                 key.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
-            case (.real, _):
-                var text = statement.double(at: index).description
+            case (.real?, _):
+                var text = row.double(at: index).description
                 text.withUTF8 { HivePartitionPath.appendEscaped(UnsafeRawBufferPointer($0), to: &key) }
-            case (.text, _):
-                statement.withTextBytes(at: index) { bytes in
+            case (.text?, _):
+                row.withTextBytes(at: index) { bytes in
                     if bytes.isEmpty {
                         key.append(contentsOf: HivePartitionPath.defaultPartition)
                     } else {
                         HivePartitionPath.appendEscaped(bytes, to: &key)
                     }
                 }
-            case (.blob, _):
+            case (.blob?, _):
                 throw PipelineError(.invalidExport, "cannot partition by \(partition.name): a row holds binary data")
             }
             guard key.count - start <= HivePartitionPath.maxSegmentBytes else {

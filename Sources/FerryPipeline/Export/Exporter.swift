@@ -1,5 +1,4 @@
 import FerryIO
-import FerrySQLite
 public import FerryStore
 import Foundation
 public import Logging
@@ -172,7 +171,7 @@ public struct Exporter: Sendable {
         return SnapshotRead(
             rows: count, fields: fields, historyToken: snapshot.historyToken, previousToken: previousToken,
             sha256: sha256?.finalize(),
-            runs: try succeededRuns(in: snapshot), deleted: deleted ?? [], files: files)
+            runs: try RunLedger.succeededRuns(in: snapshot), deleted: deleted ?? [], files: files)
     }
 
     /// The hot loop, specialized for the writer's concrete type.
@@ -182,18 +181,8 @@ public struct Exporter: Sendable {
     ) throws -> Int {
         let fields = ExportFieldWriter(
             columns: rows.columns, blobFolder: blobFolder, isJSON: spec.format == .ndjson || spec.format == .json)
-        return try rows.exportEachRow(reportingEvery: spec.fetchBatchSize, progress: progress) { statement in
-            try fields.writeRow(statement, to: writer)
+        return try rows.exportEachRow(reportingEvery: spec.fetchBatchSize, progress: progress) { row in
+            try fields.writeRow(row, to: writer)
         }
-    }
-
-    /// The ids of the successful import runs in the ledger, oldest first (the runs whose data the store holds);
-    /// none when no run has made the ledger.
-    static func succeededRuns(in snapshot: ReadSnapshot) throws -> [Int64] {
-        guard try snapshot.hasTable("ferry_runs") else { return [] }
-        let kind = try RunLedger.kindExpression(in: snapshot)
-        return try snapshot.rows(
-            "SELECT id FROM ferry_runs WHERE status = 'succeeded' AND \(kind) = 'import' ORDER BY id"
-        ).compactMap { $0[0].integer }
     }
 }

@@ -1,5 +1,4 @@
 import FerryIO
-import FerrySQLite
 import FerryStore
 import Foundation
 
@@ -125,63 +124,63 @@ final class ParquetFieldWriter {
     ///   `.invalidExport` for a stored value of another type than its attribute's; ``StoreError`` when a blob file is
     ///   missing or unreadable.
     @inline(__always)
-    func writeRow(_ statement: Statement, to writer: ParquetWriter) throws {
+    func writeRow(_ row: SnapshotRows, to writer: ParquetWriter) throws {
         for (column, index) in written.enumerated() {
-            try writeField(statement, index, column, encodings[index], to: writer)
+            try writeField(row, index, column, encodings[index], to: writer)
         }
         try writer.endRow()
     }
 
     @inline(__always)
     private func writeField(
-        _ statement: Statement, _ index: Int, _ column: Int, _ encoding: Encoding, to writer: ParquetWriter
+        _ row: SnapshotRows, _ index: Int, _ column: Int, _ encoding: Encoding, to writer: ParquetWriter
     ) throws {
-        switch (statement.storageClass(at: index), encoding) {
-        case (.null, _):
+        switch (row.storageClass(at: index), encoding) {
+        case (nil, _):
             try writer.writeNull()
-        case (.integer, .integer):
-            try writer.write(integer: statement.int64(at: index))
-        case (.integer, .boolean):
-            try writer.write(boolean: statement.int64(at: index) != 0)
-        case (.integer, .real), (.real, .real):
-            try writer.write(real: statement.double(at: index))
-        case (.integer, .date), (.real, .date):
-            let seconds = statement.double(at: index)
+        case (.integer?, .integer):
+            try writer.write(integer: row.int64(at: index))
+        case (.integer?, .boolean):
+            try writer.write(boolean: row.int64(at: index) != 0)
+        case (.integer?, .real), (.real?, .real):
+            try writer.write(real: row.double(at: index))
+        case (.integer?, .date), (.real?, .date):
+            let seconds = row.double(at: index)
             let micros = (seconds * 1_000_000).rounded()
             guard micros.isFinite, abs(micros) < 9.2e18 else {
                 throw mismatch(index, column, writer, "a date Parquet's microsecond timestamps cannot hold")
             }
             try writer.write(integer: Int64(micros))
-        case (.text, .uuid):
-            try statement.withTextBytes(at: index) { text in
+        case (.text?, .uuid):
+            try row.withTextBytes(at: index) { text in
                 guard Self.parseUUID(text, into: uuidBytes) else {
                     throw mismatch(index, column, writer, "text that is not a UUID")
                 }
                 try writer.write(bytes: UnsafeRawBufferPointer(uuidBytes))
             }
-        case (.blob, .uuid) where statement.withBlobBytes(at: index, { $0.count }) == 16:
-            try statement.withBlobBytes(at: index) { try writer.write(bytes: $0) }
-        case (.text, .decimal):
-            try statement.withTextBytes(at: index) { try writer.write(decimalText: $0) }
-        case (.integer, .decimal), (.real, .decimal):
+        case (.blob?, .uuid) where row.withBlobBytes(at: index, { $0.count }) == 16:
+            try row.withBlobBytes(at: index) { try writer.write(bytes: $0) }
+        case (.text?, .decimal):
+            try row.withTextBytes(at: index) { try writer.write(decimalText: $0) }
+        case (.integer?, .decimal), (.real?, .decimal):
             // SQLite may keep a decimal's text as a number; its shortest text is exact for what it holds.
-            var text = statement.storageClass(at: index) == .integer
-                ? String(statement.int64(at: index)) : String(statement.double(at: index))
+            var text = row.storageClass(at: index) == .integer
+                ? String(row.int64(at: index)) : String(row.double(at: index))
             try text.withUTF8 { try writer.write(decimalText: UnsafeRawBufferPointer($0)) }
-        case (.text, .text):
-            try statement.withTextBytes(at: index) { try writer.write(bytes: $0) }
-        case (.text, .binary):
-            try statement.withTextBytes(at: index) { bytes in
+        case (.text?, .text):
+            try row.withTextBytes(at: index) { try writer.write(bytes: $0) }
+        case (.text?, .binary):
+            try row.withTextBytes(at: index) { bytes in
                 if let relative = ReadSnapshot.blobRelativePath(ofReference: bytes) {
                     try SnapshotRows.blobFileBytes(relative, in: blobFolder).withUnsafeBytes { try writer.write(bytes: $0) }
                 } else {
                     try writer.write(bytes: bytes)
                 }
             }
-        case (.blob, .binary), (.blob, .text):
-            try statement.withBlobBytes(at: index) { try writer.write(bytes: $0) }
+        case (.blob?, .binary), (.blob?, .text):
+            try row.withBlobBytes(at: index) { try writer.write(bytes: $0) }
         case (let storage, _):
-            throw mismatch(index, column, writer, "a stored \(storage) value")
+            throw mismatch(index, column, writer, "a stored \(storage.map { "\($0)" } ?? "NULL") value")
         }
     }
 

@@ -98,7 +98,7 @@ public struct ParquetSnapshotter: Sendable {
                 fields.useDecimalColumns(columns)
                 var count = 0
                 while try rows.next() {
-                    try fields.writeRow(rows.statement, to: writer)
+                    try fields.writeRow(rows, to: writer)
                     count += 1
                 }
                 try writer.finish()
@@ -106,7 +106,7 @@ public struct ParquetSnapshotter: Sendable {
                     .init(entity: entity, path: relative, rows: count, bytes: writer.bytesWritten, sha256: digest.finalize()))
             }
             let manifest = Manifest(
-                files: files, historyToken: snapshot.historyToken, runs: try Exporter.succeededRuns(in: snapshot),
+                files: files, historyToken: snapshot.historyToken, runs: try RunLedger.succeededRuns(in: snapshot),
                 createdAt: createdAt)
             try ManifestJSON.write(ManifestJSON.text(of: manifest), to: try dataset.filePath("manifest.json"))
             try dataset.commit()

@@ -1,4 +1,3 @@
-import FerrySQLite
 import FerryStore
 import Foundation
 
@@ -6,12 +5,12 @@ extension SnapshotRows {
     /// Steps through every row, calling `write` with the statement positioned on it, and `progress` with the rows
     /// written so far after each `batch` rows: the loop every export format shares. Returns the rows written.
     func exportEachRow(
-        reportingEvery batch: Int, progress: (@Sendable (Int) -> Void)?, _ write: (Statement) throws -> Void
+        reportingEvery batch: Int, progress: (@Sendable (Int) -> Void)?, _ write: (SnapshotRows) throws -> Void
     ) throws -> Int {
         var count = 0
         var untilBatchEnd = batch
         while try next() {
-            try write(statement)
+            try write(self)
             count += 1
             untilBatchEnd -= 1
             if untilBatchEnd == 0 {

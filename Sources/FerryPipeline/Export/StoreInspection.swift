@@ -1,6 +1,5 @@
 public import FerryStore
 import Foundation
-import FerrySQLite
 
 /// What `ferry inspect` reports about a store, read from one snapshot: each entity's object count, the latest runs
 /// of the ledger, the persistent history's extent, and the external blob folder's size.
@@ -68,22 +67,11 @@ public struct StoreInspection: Sendable, Hashable, Encodable {
             let entities = try snapshot.schema.model.entities.map { entity in
                 SnapshotManifest.EntityCount(name: entity.name, rows: try snapshot.count(of: entity.name))
             }
-            var runs: [Run] = []
-            if try snapshot.hasTable("ferry_runs") {
-                runs = try snapshot.rows(
-                    "SELECT id, pipeline, status, started_at, finished_at, seconds, counts, "
-                        + "\(try RunLedger.kindExpression(in: snapshot)) FROM ferry_runs ORDER BY id DESC LIMIT 10"
-                ).map { row in
-                    Run(
-                        id: row[0].integer ?? 0, pipeline: row[1].text ?? "", kind: row[7].text ?? "import",
-                        status: row[2].text ?? "", startedAt: row[3].text ?? "", finishedAt: row[4].text,
-                        seconds: row[5].real, counts: (row[6].text).flatMap(Self.counts(from:)) ?? [:])
-                }
-            }
+            let runs = try RunLedger.recentRuns(in: snapshot, limit: 10)
             var history: History?
             if snapshot.hasHistory {
-                let count = try snapshot.rows("SELECT count(*) FROM ferry_history_transactions").first?[0].integer
-                history = History(latestToken: snapshot.historyToken, transactions: Int(count ?? 0))
+                history = History(
+                    latestToken: snapshot.historyToken, transactions: try snapshot.historyTransactionCount())
             }
             return (entities, runs, history)
         }
@@ -94,7 +82,7 @@ public struct StoreInspection: Sendable, Hashable, Encodable {
     /// The inspection as pretty-printed JSON with sorted keys.
     public var jsonText: String { ManifestJSON.text(of: self) }
 
-    private static func counts(from json: String) -> [String: Int]? {
+    static func counts(from json: String) -> [String: Int]? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
             return nil
         }

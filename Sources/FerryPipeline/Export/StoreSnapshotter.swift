@@ -133,7 +133,7 @@ public struct StoreSnapshotter: Sendable {
                 SnapshotManifest.EntityCount(name: entity.name, rows: try snapshot.count(of: entity.name))
             }
             return (
-                counts, snapshot.historyToken, try Exporter.succeededRuns(in: snapshot),
+                counts, snapshot.historyToken, try RunLedger.succeededRuns(in: snapshot),
                 try snapshot.blobReferences()
             )
         }

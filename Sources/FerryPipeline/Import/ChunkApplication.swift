@@ -12,6 +12,14 @@ struct ChunkApplication {
     /// Each row's key text (see ``keyText(row:of:plan:)``); nil when every record is inserted as a new object
     /// (``ContextChunkWriter/insertsEveryRecord``).
     let rowKeys: [String]?
+    /// The chunk's key cells decoded once (see ``decodedKeyValues(of:plan:)``), row after row; empty when every
+    /// record is inserted as a new object. The fetch of stored objects and every pass read these, so a key is
+    /// decoded once; the other cells are decoded once per pass, when their values are set or compared.
+    let keyValues: [AttributeValue?]
+    /// For each column, its position in the key (`nil` for the others).
+    private let keyPositions: [Int?]
+    /// The number of key columns.
+    private let keyWidth: Int
     /// Rows an earlier pass refused, with why: skipped, and rejected with that reason.
     let refused: [Int: String]
     var counts = StepCounts()
@@ -36,7 +44,8 @@ struct ChunkApplication {
 
     init(
         plan: ImportPlan, chunk: Chunk, context: ManagedObjectContext, store: PersistentStore,
-        destinations: [Int: [String: Int64]], rowKeys: [String]?, refused: [Int: String] = [:]
+        destinations: [Int: [String: Int64]], rowKeys: [String]?, keyValues: [AttributeValue?],
+        refused: [Int: String] = [:]
     ) {
         self.plan = plan
         self.chunk = chunk
@@ -44,6 +53,11 @@ struct ChunkApplication {
         self.store = store
         self.destinations = destinations
         self.rowKeys = rowKeys
+        self.keyValues = keyValues
+        var keyPositions = [Int?](repeating: nil, count: plan.columns.count)
+        for (position, column) in plan.keyColumnIndexes.enumerated() { keyPositions[column] = position }
+        self.keyPositions = keyPositions
+        keyWidth = plan.keyColumnIndexes.count
         self.refused = refused
         counts.read = chunk.read
         rejects = chunk.rejects
@@ -53,7 +67,7 @@ struct ChunkApplication {
     func again(refusing refused: [Int: String]) -> ChunkApplication {
         ChunkApplication(
             plan: plan, chunk: chunk, context: context, store: store, destinations: destinations, rowKeys: rowKeys,
-            refused: refused)
+            keyValues: keyValues, refused: refused)
     }
 
     mutating func run() throws {
@@ -207,7 +221,7 @@ struct ChunkApplication {
                 continue
             }
             guard let slot = slots[index] else { continue }
-            if object.value(attributeSlot: slot) != chunk.rows.value(row: row, column: index, as: column.type) {
+            if object.value(attributeSlot: slot) != value(row, column: index, as: column.type) {
                 return true
             }
         }
@@ -250,7 +264,7 @@ struct ChunkApplication {
                 continue
             }
             guard let slot = slots[index] else { preconditionFailure("'\(column.name)' is not an attribute") }
-            let value = chunk.rows.value(row: row, column: index, as: column.type)
+            let value = value(row, column: index, as: column.type)
             if isNew || object.value(attributeSlot: slot) != value {
                 object.setValue(value, attributeSlot: slot)
                 changed = true
@@ -309,7 +323,7 @@ struct ChunkApplication {
         let column = plan.columns[first]
         var values: Set<AttributeValue> = []
         for row in 0..<chunk.rows.count {
-            if let value = chunk.rows.value(row: row, column: first, as: column.type) { values.insert(value) }
+            if let value = value(row, column: first, as: column.type) { values.insert(value) }
         }
         var request = FetchRequest(entityName: plan.entity.name)
         request.predicate = try FetchPredicate(
@@ -319,38 +333,60 @@ struct ChunkApplication {
         request.returnsObjectsAsFaults = false
         var byKey: [String: ManagedObject] = [:]
         for object in try context.fetch(request) {
-            let key = keyColumns.map { Self.keyText(object.value(forKey: plan.columns[$0].name)) }.joined(
-                separator: "\u{1F}")
-            byKey[key] = object
+            byKey[Self.keyText(of: object, keyColumns: keyColumns.map { plan.columns[$0] })] = object
         }
         return byKey
     }
 
-    /// The key of `row` of `chunk` as text: its key values' texts joined by U+001F.
-    static func keyText(row: Int, of chunk: Chunk, plan: ImportPlan) -> String {
-        let columns = plan.keyColumnIndexes
-        if columns.count == 1 {
-            return keyText(chunk.rows.value(row: row, column: columns[0], as: plan.columns[columns[0]].type))
+    /// The key cells of `chunk` decoded (``PackedRows/value(row:column:as:)``), row after row: made once per chunk,
+    /// whatever the passes over it.
+    static func decodedKeyValues(of chunk: Chunk, plan: ImportPlan) -> [AttributeValue?] {
+        let keyColumns = plan.keyColumnIndexes
+        var values: [AttributeValue?] = []
+        values.reserveCapacity(chunk.rows.count * keyColumns.count)
+        for row in 0..<chunk.rows.count {
+            for column in keyColumns {
+                values.append(chunk.rows.value(row: row, column: column, as: plan.columns[column].type))
+            }
         }
-        return columns.map { keyText(chunk.rows.value(row: row, column: $0, as: plan.columns[$0].type)) }
-            .joined(separator: "\u{1F}")
+        return values
     }
 
-    /// A key value as text that a stored value and a packed one agree on.
-    static func keyText(_ value: AttributeValue?) -> String {
-        guard let value else { return "\u{0}" }
-        switch value {
-        case .string(let text): return text
-        case .integer(let integer): return String(integer)
-        case .boolean(let flag): return flag ? "1" : "0"
-        case .double(let double): return String(double)
-        case .date(let date): return String(date.timeIntervalSince1970)
-        case .decimal(let decimal): return "\(decimal)"
-        case .uuid(let uuid): return uuid.uuidString.lowercased()
-        case .uri(let url): return url.absoluteString
-        case .binary(let data), .transformable(let data): return data.base64EncodedString()
+    /// The value of `row`'s cell in `column`: a key's decoded once, another's decoded now.
+    private func value(_ row: Int, column: Int, as type: AttributeType) -> AttributeValue? {
+        if !keyValues.isEmpty, let position = keyPositions[column] {
+            return keyValues[row * keyWidth + position]
         }
+        return chunk.rows.value(row: row, column: column, as: type)
     }
+
+    /// The key of `row` of `chunk` as text: ``StoredValueCodec``'s key text of its cells, read from the packed
+    /// buffers, with ``nullKeyPart`` for a null part.
+    static func keyText(row: Int, of chunk: Chunk, plan: ImportPlan) -> String {
+        var text = ""
+        for (offset, column) in plan.keyColumnIndexes.enumerated() {
+            if offset > 0 { text.append(StoredValueCodec.keyPartSeparator) }
+            if !chunk.rows.appendKeyText(ofCell: chunk.rows.cell(row: row, column: column), to: &text) {
+                text += nullKeyPart
+            }
+        }
+        return text
+    }
+
+    /// A fetched object's key as text, as ``keyText(row:of:plan:)`` reads the same values packed.
+    static func keyText(of object: ManagedObject, keyColumns: [ImportPlan.Column]) -> String {
+        var text = ""
+        for (offset, column) in keyColumns.enumerated() {
+            if offset > 0 { text.append(StoredValueCodec.keyPartSeparator) }
+            let stored = StoredValueCodec.encode(object.value(forKey: column.name), as: column.type)
+            if !StoredValueCodec.appendKeyText(of: stored, to: &text) { text += nullKeyPart }
+        }
+        return text
+    }
+
+    /// The text of a null key part: records whose key has a null part meet each other within a chunk (never a
+    /// stored row, which is fetched by a non-null key).
+    static let nullKeyPart = "\u{0}"
 
     private func reject(_ row: Int, reason: String) -> RejectedRecord {
         RejectedRecord(

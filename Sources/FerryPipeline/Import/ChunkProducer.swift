@@ -125,7 +125,9 @@ final class ChunkProducer: @unchecked Sendable {
                 } else {
                     chunk.raw.appendUnkept()
                 }
-                if tracksKeys { chunk.seenKeys.append(packer.keyText(ofRow: chunk.rows.count - 1, in: chunk.rows)) }
+                if tracksKeys, let key = packer.keyText(ofRow: chunk.rows.count - 1, in: chunk.rows) {
+                    chunk.seenKeys.append(key)
+                }
             }
             if chunk.read >= spec.recordsPerChunk {
                 guard hand(&chunk, reader: reader, consumed: consumed) else { return false }

@@ -95,7 +95,8 @@ struct ContextChunkWriter: ChunkWriter {
         let applied = AppliedChunk(
             ChunkApplication(
                 plan: plan, chunk: chunk, context: context, store: container.persistentStore,
-                destinations: destinations, rowKeys: rowKeys),
+                destinations: destinations, rowKeys: rowKeys,
+                keyValues: rowKeys == nil ? [] : ChunkApplication.decodedKeyValues(of: chunk, plan: plan)),
             keys: appliesAhead ? Set(rowKeys ?? []) : [])
         try await context.perform { try applied.apply() }
         return applied

@@ -1,5 +1,4 @@
 import Foundation
-import FerrySQLite
 import FerryStore
 
 /// Deletes the rows of an import's entity that its inputs no longer hold: the input is the whole truth for its
@@ -47,44 +46,11 @@ struct FullSyncer: Sendable {
 
     /// How many rows the scope holds, and the object IDs of those whose key no chunk of `runs` saw.
     private func unseenRows(scoped: [Int64]?) async throws -> (Int, [ObjectID]) {
-        guard let mapping = store.schema.mapping(for: plan.entity.name) else { return (0, []) }
-        let keyText = plan.keys.map { "CAST(\(SQL.identifier($0)) AS TEXT)" }.joined(separator: " || char(31) || ")
-        let ids = mapping.hierarchyIDs.map(String.init).joined(separator: ", ")
-        let runs = self.runs.map(String.init).joined(separator: ", ")
-        let table = SQL.identifier(mapping.table)
-        let names = store.schema.entityNames
-        let storeIdentifier = store.identifier
-        let path = store.writer.path
-        return try await store.writer.run { connection in
-            do {
-                var scope = ""
-                if let scoped {
-                    try connection.execute("CREATE TEMP TABLE IF NOT EXISTS ferry_sync_scope (pk INTEGER PRIMARY KEY)")
-                    try connection.execute("DELETE FROM temp.ferry_sync_scope")
-                    let insert = try connection.prepare("INSERT INTO temp.ferry_sync_scope (pk) VALUES (?)")
-                    for key in scoped {
-                        try insert.bind([.integer(key)])
-                        try insert.run()
-                    }
-                    scope = " AND _pk IN (SELECT pk FROM temp.ferry_sync_scope)"
-                }
-                defer { if scoped != nil { try? connection.execute("DELETE FROM temp.ferry_sync_scope") } }
-                let base = "FROM \(table) WHERE _ent IN (\(ids))\(scope)"
-                let count = try connection.prepare("SELECT count(*) \(base)").fetchOne()?[0].integer ?? 0
-                let select = try connection.prepare(
-                    "SELECT _pk, _ent \(base) AND (\(keyText)) NOT IN (SELECT key FROM ferry_seen WHERE run IN (\(runs)))"
-                )
-                let unseen = try select.fetchAll().map { row in
-                    ObjectID(
-                        entityName: names[Int(row[1].integer ?? 0)] ?? plan.entity.name,
-                        primaryKey: row[0].integer ?? 0,
-                        storeIdentifier: storeIdentifier)
-                }
-                return (Int(count), unseen)
-            } catch let error as SQLiteError {
-                throw StoreError(.sqlite, "finding the rows a full sync deletes failed", path: path, underlying: error)
-            }
-        }
+        guard store.schema.mapping(for: plan.entity.name) != nil else { return (0, []) }
+        let seen = KeyTextList(table: RunLedger.seenKeysTable, column: "key", filterColumn: "run", filterValues: runs)
+        let (count, unseen) = try await store.objectIDs(
+            ofEntity: plan.entity.name, keyedBy: plan.keys, notIn: seen, amongPrimaryKeys: scoped)
+        return (count, unseen)
     }
 
     private static func percent(_ fraction: Double) -> String {

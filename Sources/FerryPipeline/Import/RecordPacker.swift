@@ -131,30 +131,32 @@ final class RecordPacker {
         return nil
     }
 
-    /// The key of packed row `row` as text: compound keys joined by U+001F. What full sync compares with the
-    /// stored keys (`CAST(key AS TEXT)`), so it is the stored form.
-    func keyText(ofRow row: Int, in rows: PackedRows) -> String {
-        plan.keyColumnIndexes.map { column in
-            let cell = rows.cell(row: row, column: column)
-            switch cell {
-            case .absent, .null: return ""
-            case .integer(let value): return String(value)
-            case .real(let value): return String(value)
-            case .text, .blob: return rows.withBytes(of: cell) { String(decoding: $0, as: UTF8.self) }
-            }
-        }.joined(separator: "\u{1F}")
+    /// The key text of packed row `row` (``StoredValueCodec``'s, the text full sync compares with the stored keys'
+    /// `ferry_key_text`), or `nil` when a key value is null: such a key matches no stored row.
+    func keyText(ofRow row: Int, in rows: PackedRows) -> String? {
+        rows.keyText(row: row, columns: plan.keyColumnIndexes)
     }
 
-    /// The key of a record that did not pack, from its fields as read (trimmed); `nil` when a key field is
-    /// missing. A refused record's row must survive a full sync.
+    /// The key text of a record that did not pack, so that a refused record's row survives a full sync: each key
+    /// field converted to its stored form when it converts, else its text as read (trimmed); `nil` when a key field
+    /// is missing or null.
     func rawKeyText(of record: Record) -> String? {
-        var parts: [String] = []
+        var text = ""
         var ignored: UInt64 = 0
-        for column in plan.keyColumnIndexes {
+        for (offset, column) in plan.keyColumnIndexes.enumerated() {
             guard let field = field(column, of: record, readFields: &ignored), !field.isNull else { return nil }
-            parts.append(field.withTrimmedBytes { String(decoding: $0, as: UTF8.self) })
+            if offset > 0 { text.append(StoredValueCodec.keyPartSeparator) }
+            if case .field(_, let converter, _) = plan.columns[column].source {
+                var scratch = PackedRows(columns: [plan.columns[column].name])
+                if converter.append(field, to: &scratch) == nil {
+                    scratch.endRow()
+                    guard scratch.appendKeyText(ofCell: scratch.cell(row: 0, column: 0), to: &text) else { return nil }
+                    continue
+                }
+            }
+            text += field.withTrimmedBytes { String(decoding: $0, as: UTF8.self) }
         }
-        return parts.joined(separator: "\u{1F}")
+        return text
     }
 
     /// Whether fields are found by name in each record (JSON), rather than by the header's index (CSV).

@@ -11,6 +11,9 @@ import Foundation
 /// transaction, so the ledger never disagrees with the rows: after a crash, the last checkpoint is exactly the
 /// last committed chunk.
 public struct RunLedger: Sendable {
+    /// The table of the keys each chunk read (for a full sync), by run.
+    static let seenKeysTable = "ferry_seen"
+
     /// A run's final (or current) state.
     public enum Status: String, Sendable, Codable {
         case running, succeeded, failed, interrupted

@@ -10,7 +10,7 @@ extension BatchInserter {
     /// constraints given, the probe finds the stored row by any of them; when two stored rows each hold one of the
     /// row's keys, which one the upsert meets is SQLite's choice, and history lists every given attribute (`nil`).
     mutating func changedProperties(
-        _ rows: PackedRows, row: Int, present: [Int], shape: Shape, storage: [PackedStorage]
+        _ rows: PackedRows, row: Int, present: [Int], shape: Shape, storage: [StoredValueCodec.StorageClass]
     ) throws -> String? {
         guard let probe = try changesProbe(for: shape) else { return nil }
         let statement = probe.shape.statement

@@ -9,7 +9,9 @@ extension BatchInserter {
     /// rows' primary keys are looked up in key order (the rows' order: the uniqueness index alone answers), then
     /// each row is compared with its stored row in primary-key order, so the table is walked once rather than at
     /// one random page per row. A row that gives no uniqueness constraint whole, or only its key, is not compared.
-    mutating func countKept(_ rows: PackedRows, ignored: [Int], full: Shape, storage: [PackedStorage]) throws {
+    mutating func countKept(_ rows: PackedRows, ignored: [Int], full: Shape, storage: [StoredValueCodec.StorageClass])
+        throws
+    {
         var present: [Int] = []
         var stored: [(primaryKey: Int64, row: Int)] = []
         stored.reserveCapacity(ignored.count)

@@ -13,7 +13,7 @@ extension BatchInserter {
     mutating func insert(packed rows: PackedRows) throws {
         let full = try shape(for: rows.columns, settingForeignKeys: true)
         if upsertsInTableOrder(full) { return try upsertInTableOrder(rows, full: full) }
-        let storage = full.types.map(PackedStorage.init)
+        let storage = full.types.map(StoredValueCodec.StorageClass.init)
         var present: [Int] = []
         for row in 0..<rows.count {
             rowNumber += 1
@@ -43,7 +43,9 @@ extension BatchInserter {
     }
 
     /// Binds packed row `row`'s given cells (at `present`) to `shape`'s statement and writes the row with it.
-    mutating func write(packed rows: PackedRows, row: Int, present: [Int], shape: Shape, storage: [PackedStorage])
+    mutating func write(
+        packed rows: PackedRows, row: Int, present: [Int], shape: Shape, storage: [StoredValueCodec.StorageClass]
+    )
         throws
     {
         if history != nil && action == .update {
@@ -71,7 +73,9 @@ extension BatchInserter {
     }
 
     /// Binds packed row `row`'s given cells (at `present`) to `shape`'s statement, parameters 1… in order.
-    func bindPacked(_ rows: PackedRows, row: Int, present: [Int], in shape: Shape, storage: [PackedStorage]) throws {
+    func bindPacked(
+        _ rows: PackedRows, row: Int, present: [Int], in shape: Shape, storage: [StoredValueCodec.StorageClass]
+    ) throws {
         let first = row * rows.columns.count
         try rows.bytes.withUnsafeBytes { bytes in
             for (offset, column) in present.enumerated() {
@@ -127,7 +131,7 @@ extension BatchInserter {
 
     private func bind(
         _ cell: PackedRows.Cell, bytes: UnsafeRawBufferPointer, in shape: Shape, at offset: Int,
-        storage: PackedStorage
+        storage: StoredValueCodec.StorageClass
     ) throws {
         let statement = shape.statement
         let index = offset + 1
@@ -160,29 +164,6 @@ extension BatchInserter {
                 "batch insert into \(mapping.entity): row \(rowNumber) gives a value stored as \(cell.storageName) "
                     + "for '\(shape.names[offset])', which is \(shape.types[offset].attributeDescription) (stored as "
                     + "\(storage))")
-        }
-    }
-}
-
-/// The storage class a packed cell must have for an attribute type (``StoredValueEncoder``'s encoding).
-enum PackedStorage: CustomStringConvertible {
-    case integer, real, text, blob
-
-    init(_ type: AttributeType) {
-        switch type {
-        case .integer16, .integer32, .integer64, .boolean: self = .integer
-        case .double, .float, .date: self = .real
-        case .decimal, .string, .uuid, .uri: self = .text
-        case .binary, .transformable: self = .blob
-        }
-    }
-
-    var description: String {
-        switch self {
-        case .integer: "INTEGER"
-        case .real: "REAL"
-        case .text: "TEXT"
-        case .blob: "BLOB"
         }
     }
 }

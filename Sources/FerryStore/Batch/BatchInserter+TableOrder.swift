@@ -18,7 +18,7 @@ extension BatchInserter {
     /// key given twice ends with the later row's values (an update keeps the rows' order among equal keys); the
     /// counts, history and changes are the same.
     mutating func upsertInTableOrder(_ rows: PackedRows, full: Shape) throws {
-        let storage = full.types.map(PackedStorage.init)
+        let storage = full.types.map(StoredValueCodec.StorageClass.init)
         var present: [Int] = []
         var stored: [(primaryKey: Int64, ent: Int, row: Int)] = []
         for row in 0..<rows.count {

@@ -28,7 +28,7 @@ enum BatchSQLFunctions {
             default: return .null
             }
             guard !result.isNaN else { return .null }
-            return .text(StoredValueEncoder.text(of: result))
+            return .text(StoredValueCodec.text(of: result))
         }
     }
 
@@ -37,7 +37,7 @@ enum BatchSQLFunctions {
         switch value {
         case .integer(let integer): Decimal(integer)
         case .real(let real) where real.isFinite: Decimal(string: "\(real)", locale: Locale(identifier: "en_US_POSIX"))
-        case .text(let text): FetchValueDecoder.decimal(from: text)
+        case .text(let text): StoredValueCodec.decimal(from: text)
         default: nil
         }
     }

@@ -56,7 +56,7 @@ struct BatchUpdateCompiler {
                 throw invalid("'\(name)' is \(target.type.attributeDescription); it cannot take \(value.kindName)")
             }
             return Compiled(
-                sql: "?", bindings: [StoredValueEncoder.storageValue(of: value, as: target.type)],
+                sql: "?", bindings: [StoredValueCodec.encode( value, as: target.type)],
                 kind: .other(target.type))
         }
         if case .keyPath(let source) = expression, target.type == .binary, !target.allowsExternalStorage,
@@ -195,7 +195,7 @@ struct BatchUpdateCompiler {
 
     /// A constant as an operand: decimals as their exact text (what `ferry_decimal` reads), the rest as stored.
     private static func storageValue(of value: AttributeValue) -> SQLiteValue {
-        if case .decimal(let decimal) = value { return .text(StoredValueEncoder.text(of: decimal)) }
+        if case .decimal(let decimal) = value { return .text(StoredValueCodec.text(of: decimal)) }
         return value.storageValue
     }
 }

@@ -30,7 +30,7 @@ extension BatchUpdater {
             defer { statement.reset() }
             while try statement.step() {
                 let stored = statement.value(at: 1)
-                let newValue = FetchValueDecoder.decode(stored, as: attribute.type)
+                let newValue = StoredValueCodec.decode(stored, as: attribute.type)
                 if case .null = stored {} else if newValue == nil { continue }  // not decodable: the type rules own it
                 guard let error = ValidationError.combined(rules.check(newValue)) else { continue }
                 let primaryKey = statement.int64(at: 0)

@@ -1,4 +1,4 @@
-public import FerrySQLite
+package import FerrySQLite
 
 /// A fetch request compiled to one SQL statement, with what the executor needs to read its rows.
 struct FetchQuery {
@@ -45,16 +45,16 @@ extension FetchRequest {
     /// text depends only on the request's shape.
     ///
     /// The SQL may call `ferry_fold`: run it on a connection set up with
-    /// ``FetchPredicate/registerSQLFunctions(on:)``.
+    /// `FetchPredicate.registerSQLFunctions(on:)`.
     ///
     /// - Throws: ``FetchRequestError`` naming the entity and key path (`.unknownEntity`, `.unknownKeyPath`,
     ///   `.toManyKeyPath`, `.invalidRequest`), or ``FetchPredicateError`` from compiling the predicate.
-    public func query(in schema: StoreSchema) throws -> (sql: String, bindings: [SQLiteValue]) {
+    package func query(in schema: StoreSchema) throws -> (sql: String, bindings: [SQLiteValue]) {
         let compiled = try compile(in: schema)
         return (compiled.sql, compiled.bindings)
     }
 
-    /// Compiles the request; see ``query(in:)``. A `restriction` adds a condition of its own (with its bindings, after
+    /// Compiles the request; see `query(in:)`. A `restriction` adds a condition of its own (with its bindings, after
     /// the predicate's) on the entity's rows, such as "changed since a history token".
     func compile(in schema: StoreSchema, restriction: RowRestriction? = nil) throws -> FetchQuery {
         guard schema.mapping(for: entityName) != nil else {

@@ -13,7 +13,7 @@
 /// ```
 ///
 /// A request is a value: it holds no connection and can be built anywhere, kept as a template and run later.
-/// ``query(in:)`` turns it into SQL with bound values; `FetchExecutor` runs it.
+/// `query(in:)` turns it into SQL with bound values; `FetchExecutor` runs it.
 public struct FetchRequest: Sendable, Hashable {
     /// What a fetch returns (Core Data's `NSFetchRequestResultType`, with its raw values).
     public enum ResultType: Int, Sendable, Hashable {

@@ -2,7 +2,8 @@ import FerrySQLite
 
 extension PersistentStore {
     /// The object IDs of the objects of `entity` (its sub-entities included) whose attribute `attribute` holds one of
-    /// `values`, keyed by that value as text: a natural-key lookup in bulk, as an importer resolves the to-one
+    /// `values`, keyed by that value's key text (integers as digits, reals in their shortest form, text as is): a
+    /// natural-key lookup in bulk, as an importer resolves the to-one
     /// relationships of a chunk of records (`category: Coffee`) with one query per few hundred keys rather than a
     /// fetch per record. An integer attribute's values are compared as their decimal text.
     ///
@@ -42,7 +43,7 @@ extension PersistentStore {
                     let select = try connection.prepare(sql)
                     try select.bind(slice.map { .text($0) })
                     for row in try select.fetchAll() {
-                        guard let text = row[0].text ?? row[0].integer.map(String.init), let primaryKey = row[1].integer
+                        guard let text = StoredValueCodec.keyText(of: [row[0]]), let primaryKey = row[1].integer
                         else { continue }
                         let name = row[2].integer.flatMap { names[Int($0)] } ?? entity
                         found[text] = ObjectID(entityName: name, primaryKey: primaryKey, storeIdentifier: identifier)

@@ -1,4 +1,4 @@
-public import FerrySQLite
+package import FerrySQLite
 
 /// A predicate compiled for one entity: the FROM clause with the joins its to-one key paths need, a WHERE
 /// condition, and the values to bind to the condition's `?` parameters, in order.
@@ -16,7 +16,7 @@ public import FerrySQLite
 /// let rows = try statement.fetchAll()
 /// ```
 ///
-/// The SQL calls `ferry_fold` and `ferry_regexp`; see ``FetchPredicate/registerSQLFunctions(on:)``.
+/// The SQL calls `ferry_fold` and `ferry_regexp`; see `FetchPredicate.registerSQLFunctions(on:)`.
 public struct PredicateSQL: Sendable, Hashable {
     /// The table of the entity's hierarchy.
     public var table: String
@@ -28,7 +28,7 @@ public struct PredicateSQL: Sendable, Hashable {
     /// (and its sub-entities when they are included) when the table holds other entities too.
     public var whereClause: String
     /// The values for the condition's parameters, converted to the columns' storage encodings.
-    public var bindings: [SQLiteValue]
+    package var bindings: [SQLiteValue]
 
     /// `"Table" AS "t0"` followed by the joins.
     public var fromClause: String {

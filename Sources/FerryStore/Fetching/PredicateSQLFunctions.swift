@@ -1,4 +1,4 @@
-public import FerrySQLite
+package import FerrySQLite
 internal import Foundation
 
 extension FetchPredicate {
@@ -14,7 +14,7 @@ extension FetchPredicate {
     /// Both are deterministic.
     ///
     /// - Throws: FerrySQLite's `SQLiteError` when SQLite refuses a registration.
-    public static func registerSQLFunctions(on connection: Connection) throws {
+    package static func registerSQLFunctions(on connection: Connection) throws {
         try connection.createFunction(PredicateSQLFunctions.fold, argumentCount: 3) { arguments in
             guard case .text(let text) = arguments[0] else { return arguments[0] }
             var options: Options = []

@@ -56,7 +56,7 @@ struct HistoryReader {
         {
             guard let key = ChangeKey(row), let attribute = row[3].text, let entity = schema.entityNames[key.ent],
                 let type = schema.model.allAttributes(of: entity).first(where: { $0.name == attribute })?.type,
-                let value = FetchValueDecoder.decode(row[4], as: type)
+                let value = StoredValueCodec.decode(row[4], as: type)
             else { continue }
             tombstones[key, default: [:]][attribute] = value
         }

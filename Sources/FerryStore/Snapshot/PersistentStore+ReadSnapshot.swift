@@ -23,6 +23,7 @@ extension PersistentStore {
         return try await connection.run { connection in
             do {
                 try FetchPredicate.registerSQLFunctions(on: connection)
+                try StoredValueCodec.registerKeyTextFunction(on: connection)
                 try connection.execute("BEGIN DEFERRED")
             } catch let error as SQLiteError {
                 throw StoreError(.sqlite, "starting a read snapshot failed", path: path, underlying: error)

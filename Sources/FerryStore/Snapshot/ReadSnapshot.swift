@@ -11,7 +11,7 @@ import Foundation
 /// ```swift
 /// try await store.withReadSnapshot { snapshot in
 ///     let rows = try snapshot.rows(of: FetchRequest(entityName: "Product", resultType: .dictionary))
-///     while try rows.next() { _ = rows.statement.text(at: 0) }
+///     while try rows.next() { _ = rows.text(at: 0) }
 ///     return snapshot.historyToken
 /// }
 /// ```
@@ -95,7 +95,7 @@ package final class ReadSnapshot {
                 for value in try tombstones.fetchAll() {
                     guard let attribute = value[0].text,
                         let type = schema.model.allAttributes(of: name).first(where: { $0.name == attribute })?.type,
-                        let decoded = FetchValueDecoder.decode(value[1], as: type)
+                        let decoded = StoredValueCodec.decode(value[1], as: type)
                     else { continue }
                     values[attribute] = decoded
                 }
@@ -117,6 +117,18 @@ package final class ReadSnapshot {
             let statement = try connection.prepare(compiled.sql)
             try statement.bind(compiled.bindings)
             return Int(try statement.fetchOne()?[0].integer ?? 0)
+        }
+    }
+
+    /// How many history transactions the snapshot holds (0 without history tables).
+    ///
+    /// - Throws: ``StoreError`` `.sqlite`.
+    package func historyTransactionCount() throws -> Int {
+        guard hasHistory else { return 0 }
+        return try sqlite("counting history transactions") {
+            Int(
+                try connection.prepare("SELECT count(*) FROM \(SQL.identifier(HistoryTables.transactions))")
+                    .fetchOne()?[0].integer ?? 0)
         }
     }
 

@@ -1,12 +1,17 @@
-package import FerrySQLite
+import FerrySQLite
 
 /// A cursor over the rows of a dictionary fetch in a ``ReadSnapshot``: step with ``next()`` and read the current
-/// row's columns straight from ``statement``, in the storage encodings of ``StoreSchema``, without copying.
+/// row's columns with typed accessors, in ``StoredValueCodec``'s storage forms, without copying: numbers come back
+/// as values, text and blobs as bytes borrowed for the length of a closure.
 ///
 /// ```swift
 /// let rows = try snapshot.rows(of: request)
 /// while try rows.next() {
-///     rows.statement.withTextBytes(at: 0) { bytes in write(bytes) }
+///     switch rows.storageClass(at: 0) {
+///     case nil: write(null)
+///     case .integer?: write(rows.int64(at: 0))
+///     default: rows.withTextBytes(at: 0) { bytes in write(bytes) }
+///     }
 /// }
 /// ```
 package final class SnapshotRows {
@@ -19,7 +24,7 @@ package final class SnapshotRows {
     /// The result columns, in order.
     package let columns: [Column]
     /// The statement, positioned on the current row after ``next()`` returned `true`.
-    package let statement: Statement
+    let statement: Statement
     private let entityName: String
     private let path: String
 
@@ -39,5 +44,39 @@ package final class SnapshotRows {
         } catch let error as SQLiteError {
             throw StoreError(.sqlite, "reading \(entityName) failed", path: path, underlying: error)
         }
+    }
+
+    /// The storage class of column `index` of the current row, `nil` for NULL.
+    package func storageClass(at index: Int) -> StoredValueCodec.StorageClass? {
+        switch statement.storageClass(at: index) {
+        case .null: nil
+        case .integer: .integer
+        case .real: .real
+        case .text: .text
+        case .blob: .blob
+        }
+    }
+
+    /// Column `index` of the current row as an integer (SQLite converts other storage classes).
+    package func int64(at index: Int) -> Int64 { statement.int64(at: index) }
+
+    /// Column `index` of the current row as a double (SQLite converts other storage classes).
+    package func double(at index: Int) -> Double { statement.double(at: index) }
+
+    /// Column `index` of the current row as text, or `nil` for NULL (a copy: off the hot path).
+    package func text(at index: Int) -> String? { statement.text(at: index) }
+
+    /// Calls `body` with the UTF-8 bytes of column `index` of the current row, valid only during the call.
+    package func withTextBytes<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
+        -> Result
+    {
+        try statement.withTextBytes(at: index, body)
+    }
+
+    /// Calls `body` with the bytes of the blob in column `index` of the current row, valid only during the call.
+    package func withBlobBytes<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
+        -> Result
+    {
+        try statement.withBlobBytes(at: index, body)
     }
 }

@@ -2,7 +2,7 @@ import FerrySQLite
 import Foundation
 
 /// The SQL functions that derived-attribute triggers call (see `StoreSchema+Derivations.swift`), beside
-/// `ferry_fold` (``FetchPredicate/registerSQLFunctions(on:)``) and `ferry_decimal` (batch updates).
+/// `ferry_fold` (`FetchPredicate.registerSQLFunctions(on:)`) and `ferry_decimal` (batch updates).
 ///
 /// All are deterministic.
 enum DerivationSQLFunctions {
@@ -36,18 +36,18 @@ enum DerivationSQLFunctions {
         }
         try connection.createFunction(decimalSum, argumentCount: 1) { arguments in
             guard let values = numbers(in: arguments[0]) else { return .null }
-            return .text(StoredValueEncoder.text(of: values.reduce(0, +)))
+            return .text(StoredValueCodec.text(of: values.reduce(0, +)))
         }
         try connection.createFunction(decimalAverage, argumentCount: 1) { arguments in
             guard let values = numbers(in: arguments[0]), !values.isEmpty else { return .null }
             let mean = values.reduce(0, +) / Decimal(values.count)
-            return mean.isNaN ? .null : .text(StoredValueEncoder.text(of: mean))
+            return mean.isNaN ? .null : .text(StoredValueCodec.text(of: mean))
         }
         try connection.createFunction(decimalMinimum, argumentCount: 1) { arguments in
-            numbers(in: arguments[0])?.min().map { .text(StoredValueEncoder.text(of: $0)) } ?? .null
+            numbers(in: arguments[0])?.min().map { .text(StoredValueCodec.text(of: $0)) } ?? .null
         }
         try connection.createFunction(decimalMaximum, argumentCount: 1) { arguments in
-            numbers(in: arguments[0])?.max().map { .text(StoredValueEncoder.text(of: $0)) } ?? .null
+            numbers(in: arguments[0])?.max().map { .text(StoredValueCodec.text(of: $0)) } ?? .null
         }
     }
 
@@ -73,7 +73,7 @@ enum DerivationSQLFunctions {
     /// `text` as an exact decimal: decimal text and integers as written, a real's text (`1.5`, `1e+20`) through
     /// `Double`.
     private static func number(_ text: String) -> Decimal? {
-        if let decimal = FetchValueDecoder.decimal(from: text) { return decimal }
+        if let decimal = StoredValueCodec.decimal(from: text) { return decimal }
         guard let real = Double(text), real.isFinite else { return nil }
         return Decimal(string: "\(real)", locale: Locale(identifier: "en_US_POSIX"))
     }

@@ -22,7 +22,7 @@ extension PersistentStore {
     /// process created one meanwhile) and the folder synced.
     ///
     /// - Throws: ``StoreError`` `.openFailed` when the file cannot be built or put in place, or as
-    ///   ``StoreMetadata/prepare(_:schema:)``.
+    ///   `StoreMetadata.prepare(_:schema:)`.
     static func createIfMissing(at path: String, schema: StoreSchema) throws {
         let target = StorePath.resolved(path)
         // Also when the store exists: a creation killed between its link and its cleanup leaves a second name.

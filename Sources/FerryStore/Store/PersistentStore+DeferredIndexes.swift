@@ -1,4 +1,4 @@
-public import FerrySQLite
+package import FerrySQLite
 import Foundation
 
 /// A table whose indexes a bulk load has dropped, to be built when it ends (see
@@ -19,7 +19,7 @@ public struct DeferredIndexes: Sendable, Hashable {
 /// Only an empty table with exactly one uniqueness index (a constraint declared on its root entity), in a store
 /// that records no history, qualifies. While its indexes are deferred, a batch insert under store-trump, or a
 /// context's save (its uniqueness check relies on the index), stores every row, a repeated key included;
-/// ``buildDeferredIndexes(ofTable:companion:)`` then deletes each row whose key repeats an earlier row's (the
+/// ``buildDeferredIndexes(ofTable:)`` then deletes each row whose key repeats an earlier row's (the
 /// lowest primary key wins, the row insert-or-ignore would have kept) and builds the indexes, in one transaction.
 /// Which indexes were dropped is recorded in `ferry_deferred_indexes` in the transaction that drops them, so a load
 /// killed midway leaves the record to finish from.
@@ -29,7 +29,7 @@ public struct DeferredIndexes: Sendable, Hashable {
 /// anything else (`ferry` does so when it takes the store's lock).
 extension PersistentStore {
     /// Drops the deferrable indexes of `entityName`'s table, if the table qualifies (see above), recording them for
-    /// ``buildDeferredIndexes(ofTable:companion:)`` under `owner`, in one transaction.
+    /// ``buildDeferredIndexes(ofTable:)`` under `owner`, in one transaction.
     ///
     /// - Returns: whether the indexes were deferred; `false` changes nothing.
     /// - Throws: ``StoreError`` `.sqlite`.
@@ -77,14 +77,30 @@ extension PersistentStore {
     }
 
     /// Builds the deferred indexes of `table`: deletes the rows whose key repeats an earlier row's (the lowest
-    /// primary key wins), creates the indexes, forgets the record and runs `companion` with the number of rows
-    /// deleted, all in one transaction. Blob files only the deleted rows referred to are removed after it commits.
+    /// primary key wins), creates the indexes and forgets the record, all in one transaction. Blob files only the
+    /// deleted rows referred to are removed after it commits.
+    ///
+    /// ```swift
+    /// try await store.deferIndexes(ofEntity: "Product", owner: "nightly load")
+    /// // … insert the first load …
+    /// let repeated = try await store.buildDeferredIndexes(ofTable: "Product")
+    /// ```
     ///
     /// - Returns: the number of rows deleted; 0 when nothing was deferred.
     /// - Throws: ``StoreError`` `.sqlite`.
     @discardableResult
-    public func buildDeferredIndexes(
-        ofTable table: String, companion: (@Sendable (_ connection: Connection, _ removed: Int) throws -> Void)? = nil
+    public func buildDeferredIndexes(ofTable table: String) async throws -> Int {
+        try await buildDeferredIndexes(ofTable: table, companion: nil)
+    }
+
+    /// Builds the deferred indexes of `table` as ``buildDeferredIndexes(ofTable:)`` does, and runs `companion` with
+    /// the number of rows deleted in the same transaction.
+    ///
+    /// - Returns: the number of rows deleted; 0 when nothing was deferred.
+    /// - Throws: ``StoreError`` `.sqlite`; what `companion` throws.
+    @discardableResult
+    package func buildDeferredIndexes(
+        ofTable table: String, companion: (@Sendable (_ connection: Connection, _ removed: Int) throws -> Void)?
     ) async throws -> Int {
         var counting: (@Sendable (Connection, RemovedDuplicates) throws -> Void)?
         if let companion {
@@ -109,12 +125,12 @@ extension PersistentStore {
         }
     }
 
-    /// Builds the deferred indexes of `table` as ``buildDeferredIndexes(ofTable:companion:)`` does, telling the
+    /// Builds the deferred indexes of `table` as ``buildDeferredIndexes(ofTable:)`` does, telling the
     /// deleted rows that differed from the row kept for their key from those that repeated it.
     ///
     /// - Throws: ``StoreError`` `.sqlite`.
     @discardableResult
-    public func buildDeferredIndexes(
+    package func buildDeferredIndexes(
         ofTable table: String,
         removing companion: (@Sendable (_ connection: Connection, _ removed: RemovedDuplicates) throws -> Void)?
     ) async throws -> RemovedDuplicates {

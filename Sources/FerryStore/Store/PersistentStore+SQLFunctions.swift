@@ -1,4 +1,4 @@
-public import FerrySQLite
+package import FerrySQLite
 
 extension PersistentStore {
     /// Registers every SQL function the store's SQL and triggers call, on a connection to a store file.
@@ -17,9 +17,10 @@ extension PersistentStore {
     /// ```
     ///
     /// - Throws: FerrySQLite's `SQLiteError` when SQLite refuses a registration.
-    public static func registerSQLFunctions(on connection: Connection) throws {
+    package static func registerSQLFunctions(on connection: Connection) throws {
         try FetchPredicate.registerSQLFunctions(on: connection)
         try BatchSQLFunctions.register(on: connection)
         try DerivationSQLFunctions.register(on: connection)
+        try StoredValueCodec.registerKeyTextFunction(on: connection)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 public import Logging
 
 /// Opening a store without a model file: every store keeps the model it was opened with, as model-file YAML under
-/// the `ferry_metadata` key `model_yaml` (see ``StoreMetadata/prepare(_:schema:)``).
+/// the `ferry_metadata` key `model_yaml` (see `StoreMetadata.prepare(_:schema:)`).
 extension PersistentStore {
     /// The model that the store at `path` keeps, read through a read-only connection; the store is not changed.
     ///

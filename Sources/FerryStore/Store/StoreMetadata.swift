@@ -1,4 +1,4 @@
-public import FerrySQLite
+package import FerrySQLite
 import Foundation
 
 /// What a store records about itself in `ferry_metadata`: who made it and with which model.
@@ -31,7 +31,7 @@ public struct StoreMetadata: Sendable, Hashable {
     /// - Throws: ``StoreError`` with ``StoreError/Code/incompatibleModel`` when the store was created with another
     ///   model (migrations come later), ``StoreError/Code/notAFerryStore`` for an SQLite file that has tables but
     ///   no Ferry metadata, or ``StoreError/Code/sqlite``.
-    public static func prepare(_ connection: Connection, schema: StoreSchema) throws -> StoreMetadata {
+    package static func prepare(_ connection: Connection, schema: StoreSchema) throws -> StoreMetadata {
         do {
             return try connection.transaction(.immediate) {
                 if let existing = try read(connection) {

@@ -35,7 +35,7 @@ import FerrySQLite
 /// gives the same SQL. They call `ferry_fold` (canonical: folds case and diacritics, as `[cd]` predicates do),
 /// `ferry_lowercase`, `ferry_uppercase`, `ferry_decimal`, `ferry_decimal_sum`, `ferry_decimal_avg`,
 /// `ferry_decimal_min` and `ferry_decimal_max`; see
-/// ``PersistentStore/registerSQLFunctions(on:)``.
+/// `PersistentStore.registerSQLFunctions(on:)`.
 extension StoreSchema {
     /// The `CREATE TRIGGER IF NOT EXISTS` statements that maintain the model's derived attributes, in model order.
     var derivationTriggerStatements: [String] {

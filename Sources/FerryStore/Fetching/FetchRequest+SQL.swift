@@ -123,6 +123,12 @@ extension FetchRequest {
             case .decimal:
                 // Decimals are exact text; `'100' < '12.5'` as text, so they sort as numbers, as predicates compare.
                 return ["CAST(\(resolved.column) AS REAL)" + direction]
+            case .string where SortCollations.name(for: descriptor.comparison) != nil:
+                // The locale's order first, then the scalars', for texts the locale finds equal.
+                let collation = SortCollations.name(for: descriptor.comparison) ?? ""
+                return [
+                    "\(resolved.column) COLLATE \(SQL.identifier(collation))" + direction, resolved.column + direction,
+                ]
             case .string where descriptor.comparison == .caseInsensitive:
                 // Folded first, then case-sensitively, so that "tea" and "Tea" still come in one fixed order.
                 return [

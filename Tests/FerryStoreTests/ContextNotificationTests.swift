@@ -13,43 +13,52 @@ final class FaultTrackedCategory: ManagedObject {
 
 /// Objects-did-change and will-save notifications, and the fault callbacks.
 struct ContextNotificationTests {
+    /// Every notification `stream` delivered once `broadcaster`'s streams are ended (they were posted
+    /// synchronously, so all are buffered): nothing waits on a notification that may not come.
+    static func collect<Notification>(
+        _ stream: AsyncStream<Notification>, ending broadcaster: NotificationBroadcaster<Notification>
+    ) async -> [Notification] {
+        broadcaster.finish()
+        var all: [Notification] = []
+        for await notification in stream { all.append(notification) }
+        return all
+    }
+
     @Test func objectsDidChangeListsEachEventsInsertsUpdatesAndDeletes() async throws {
         let fixture = try await ContextFixture(model: ContextFixture.catalogModel(productsDeleteRule: .cascade))
         let context = fixture.context()
-        let changes = context.objectsDidChangeNotifications
-        var iterator = changes.makeAsyncIterator()
-        let (coffee, tea, product) = try context.performAndWait {
+        let stream = context.objectsDidChangeNotifications
+        let inserted = try context.performAndWait {
             let coffee = context.insertCategory("Coffee")
             let tea = context.insertCategory("Tea")
             let product = context.insertProduct("P1", category: coffee)
-            let inserted = Set([coffee.objectID, tea.objectID, product.objectID])
-            context.processPendingChanges()
+            let inserted: Set = [coffee.objectID, tea.objectID, product.objectID]
             try context.save()
-            return (coffee, tea, (product, inserted))
+            return inserted
         }
-        let first = await iterator.next()
-        #expect(first?.insertedObjectIDs == product.1)
-        #expect(first?.updatedObjectIDs == [])
-
-        context.performAndWait {
-            tea["rank"] = 3
-            tea["rank"] = 4
-            context.delete(coffee)
+        // `perform` processes pending changes at its end (performAndWait does not, as in Core Data).
+        let (updated, deleted) = try await context.perform {
+            let all = try context.all("Category", sortedBy: "name") + context.all("Product", sortedBy: "sku")
+            all[1]["rank"] = 3
+            all[1]["rank"] = 4
+            context.delete(all[0])
+            return ([all[1].objectID], Set([all[0].objectID, all[2].objectID]))
         }
-        let second = await iterator.next()
-        #expect(second?.updatedObjectIDs == [tea.objectID])
-        #expect(second?.deletedObjectIDs == [coffee.objectID, product.0.objectID], "the cascade is listed")
-        #expect(second?.insertedObjectIDs == [])
-
         context.performAndWait {
             // An object inserted and deleted in one event is neither.
             let mate = context.insertCategory("Mate")
             context.delete(mate)
             context.reset()
         }
-        let third = await iterator.next()
-        #expect(third?.invalidatedAllObjects == true)
-        #expect(third?.insertedObjectIDs == [])
+        let changes = await Self.collect(stream, ending: context.changeBroadcaster)
+        try #require(changes.count == 3, "\(changes)")
+        #expect(changes[0].insertedObjectIDs == inserted)
+        #expect(changes[0].updatedObjectIDs.isEmpty && changes[0].deletedObjectIDs.isEmpty)
+        #expect(changes[1].updatedObjectIDs == Set(updated))
+        #expect(changes[1].deletedObjectIDs == deleted, "the cascade is listed")
+        #expect(changes[1].insertedObjectIDs.isEmpty)
+        #expect(changes[2].invalidatedAllObjects)
+        #expect(changes[2].insertedObjectIDs.isEmpty)
     }
 
     @Test func aContextWithoutListenersRecordsNothing() async throws {
@@ -57,7 +66,6 @@ struct ContextNotificationTests {
         let context = fixture.context()
         context.performAndWait {
             context.insertCategory("Coffee")
-            context.processPendingChanges()
             #expect(context.eventChanges == .none)
         }
     }
@@ -66,8 +74,7 @@ struct ContextNotificationTests {
         let fixture = try await ContextFixture()
         let context = fixture.context()
         context.name = "importer"
-        let notifications = context.willSaveNotifications
-        var iterator = notifications.makeAsyncIterator()
+        let stream = context.willSaveNotifications
         let (inserted, updated, deleted) = try context.performAndWait {
             let coffee = context.insertCategory("Coffee")
             let tea = context.insertCategory("Tea")
@@ -80,13 +87,13 @@ struct ContextNotificationTests {
             try context.save()  // nothing to save: no notification
             return (inserted, changed.0, changed.1)
         }
-        let first = await iterator.next()
-        #expect(first?.insertedObjectIDs == inserted)
-        #expect(first?.contextName == "importer")
-        let second = await iterator.next()
-        #expect(second?.insertedObjectIDs == [])
-        #expect(second?.updatedObjectIDs == [updated])
-        #expect(second?.deletedObjectIDs == [deleted])
+        let notifications = await Self.collect(stream, ending: context.willSaveBroadcaster)
+        try #require(notifications.count == 2, "\(notifications)")
+        #expect(notifications[0].insertedObjectIDs == inserted)
+        #expect(notifications[0].contextName == "importer")
+        #expect(notifications[1].insertedObjectIDs.isEmpty)
+        #expect(notifications[1].updatedObjectIDs == [updated])
+        #expect(notifications[1].deletedObjectIDs == [deleted])
     }
 
     @Test func refreshingAnObjectCallsTheFaultCallbacksAroundIt() async throws {

@@ -49,7 +49,10 @@ struct FetchSortLocalizedTests {
             .localizedCaseInsensitive,
             ["Äpfel", "apple", "b", "Eclair", "eclair", "éclair", "File10", "File2", "file2", "zebra"]
         ),
-        (.localizedStandard, ["Äpfel", "apple", "b", "eclair", "Eclair", "éclair", "file2", "File2", "File10", "zebra"]),
+        (
+            .localizedStandard,
+            ["Äpfel", "apple", "b", "eclair", "Eclair", "éclair", "file2", "File2", "File10", "zebra"]
+        ),
     ])
     func theStoreAndTheUnsavedObjectsSortAlike(comparison: FetchSortDescriptor.Comparison, expected: [String])
         async throws
@@ -65,9 +68,11 @@ struct FetchSortLocalizedTests {
     }
 
     @Test func theDescriptionNamesTheComparison() {
-        #expect(FetchSortDescriptor(key: "title", comparison: .localizedStandard).description
-            == "title ASC [localizedStandard]")
-        #expect(FetchSortDescriptor(key: "name", ascending: false, comparison: .caseInsensitive).description
-            == "name DESC [c]")
+        #expect(
+            FetchSortDescriptor(key: "title", comparison: .localizedStandard).description
+                == "title ASC [localizedStandard]")
+        #expect(
+            FetchSortDescriptor(key: "name", ascending: false, comparison: .caseInsensitive).description
+                == "name DESC [c]")
     }
 }

@@ -136,17 +136,32 @@ struct PredicateCollectionTests {
                 ["P2", "P3", "P5", "P6"]
             ),
             (
-                "to-one IN", {
+                "to-one IN",
+                {
                     try FetchPredicate(
                         format: "category IN %@", [.object($0.objects["Tea"]!.objectID), .object($0.objects["Cocoa"]!)])
                 }, ["P1", "P3", "P4"]
             ),
-            ("member IN to-many", { try FetchPredicate(format: "%@ IN tags", .object($0.objects["black"]!)) }, ["P2", "P4"]),
-            ("ANY to-many ==", { try FetchPredicate(format: "ANY tags == %@", .object($0.objects["green"]!)) }, ["P1", "P2", "P6"]),
-            ("NONE to-many ==", { try FetchPredicate(format: "NONE tags == %@", .object($0.objects["green"]!)) }, ["P3", "P4", "P5"]),
-            ("SELF IN", { try FetchPredicate(format: "SELF IN %@", [.object($0.objects["P5"]!), .object($0.objects["P2"]!)]) }, ["P2", "P5"]),
             (
-                "in a subquery", {
+                "member IN to-many", { try FetchPredicate(format: "%@ IN tags", .object($0.objects["black"]!)) },
+                ["P2", "P4"]
+            ),
+            (
+                "ANY to-many ==", { try FetchPredicate(format: "ANY tags == %@", .object($0.objects["green"]!)) },
+                ["P1", "P2", "P6"]
+            ),
+            (
+                "NONE to-many ==", { try FetchPredicate(format: "NONE tags == %@", .object($0.objects["green"]!)) },
+                ["P3", "P4", "P5"]
+            ),
+            (
+                "SELF IN",
+                { try FetchPredicate(format: "SELF IN %@", [.object($0.objects["P5"]!), .object($0.objects["P2"]!)]) },
+                ["P2", "P5"]
+            ),
+            (
+                "in a subquery",
+                {
                     try FetchPredicate(
                         format: "SUBQUERY(tags, $t, $t != %@).@count == 1", .object($0.objects["black"]!))
                 }, ["P1", "P2", "P6"]

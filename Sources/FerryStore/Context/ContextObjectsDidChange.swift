@@ -61,6 +61,16 @@ final class NotificationBroadcaster<Notification: Sendable>: Sendable {
     /// Whether anyone listens.
     var hasListeners: Bool { listenerCount.load(ordering: .relaxed) > 0 }
 
+    /// Ends every current stream, after the notifications already posted.
+    func finish() {
+        let ended = listeners.withLock { listeners in
+            defer { listeners.removeAll() }
+            return Array(listeners.values)
+        }
+        listenerCount.subtract(ended.count, ordering: .relaxed)
+        for continuation in ended { continuation.finish() }
+    }
+
     func post(_ notification: Notification) {
         for continuation in listeners.withLock({ Array($0.values) }) { continuation.yield(notification) }
     }

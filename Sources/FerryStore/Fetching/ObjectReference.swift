@@ -35,6 +35,7 @@ struct ObjectReference {
 extension ManagedObjectModel {
     /// Whether objects of `entity` can be objects of `destination`: one is the other or inherits from it.
     func isRelated(_ entity: String, to destination: String) -> Bool {
-        ancestry(of: entity).contains { $0.name == destination } || ancestry(of: destination).contains { $0.name == entity }
+        ancestry(of: entity).contains { $0.name == destination }
+            || ancestry(of: destination).contains { $0.name == entity }
     }
 }

@@ -86,7 +86,9 @@ struct PredicateEvaluator {
             throw unsupported("the variable $\(name), not substituted")
         case .subquery(let subquery):
             let components = subquery.collection.split(separator: ".").map(String.init)
-            guard case .members(let members, let remainder, _) = try resolve(components, from: object, layout: object.layout),
+            guard
+                case .members(let members, let remainder, _) = try resolve(
+                    components, from: object, layout: object.layout),
                 remainder.isEmpty
             else { throw unsupported("a SUBQUERY whose collection is not a to-many relationship") }
             var count: Int64 = 0

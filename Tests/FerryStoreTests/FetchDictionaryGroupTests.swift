@@ -84,7 +84,10 @@ struct FetchDictionaryGroupTests {
             let expected: [[String: AttributeValue?]] = [
                 ["category": Self.uri(catalog.objects["Cocoa"]), "count": .integer(1), "total": nil],
                 ["category": Self.uri(catalog.objects["Coffee"]), "count": .integer(2), "total": .decimal(3)],
-                ["category": Self.uri(catalog.objects["Tea"]), "count": .integer(2), "total": .decimal(Decimal(145) / 10)],
+                [
+                    "category": Self.uri(catalog.objects["Tea"]), "count": .integer(2),
+                    "total": .decimal(Decimal(145) / 10),
+                ],
             ]
             #expect(many == expected)
 

@@ -213,7 +213,13 @@ struct FetchRequestDictionaryTests {
                     $0.sortDescriptors = [FetchSortDescriptor(key: "name")]
                 }
             ),
-            ("relationship as property", { $0.propertiesToFetch = ["category"] }),
+            (
+                "relationship as sort key",
+                {
+                    $0.propertiesToFetch = ["sku"]
+                    $0.sortDescriptors = [FetchSortDescriptor(key: "category")]
+                }
+            ),
             ("nothing to fetch", { $0.propertiesToFetch = [] }),
         ]
         for (label, configure) in cases {

@@ -11,6 +11,7 @@ extension ManagedObjectContext {
             object.prepareForDeletion()
             propagateDeletion(of: object)
         }
+        postEventChanges()
     }
 
     private func propagateDeletion(of object: ManagedObject) {

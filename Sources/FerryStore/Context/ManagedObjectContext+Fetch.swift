@@ -18,7 +18,7 @@ extension ManagedObjectContext {
         if request.includesPendingChanges, let ids = try objectIDsIncludingPendingChanges(request) {
             let storage = FetchedObjects.Storage(
                 context: self, ids: ids, batchSize: request.fetchBatchSize,
-                asFaults: request.returnsObjectsAsFaults, prefetching: request.relationshipKeyPathsForPrefetching)
+                options: MaterializeOptions(request), prefetching: request.relationshipKeyPathsForPrefetching)
             if request.fetchBatchSize <= 0 { try storage.loadAll() }
             return FetchedObjects(storage: storage)
         }
@@ -37,7 +37,7 @@ extension ManagedObjectContext {
         }
         let storage = FetchedObjects.Storage(
             context: self, keys: keys, loadsInBatches: request.fetchBatchSize > 0,
-            asFaults: request.returnsObjectsAsFaults, prefetching: request.relationshipKeyPathsForPrefetching)
+            options: MaterializeOptions(request), prefetching: request.relationshipKeyPathsForPrefetching)
         if request.fetchBatchSize <= 0 { try storage.loadAll() }
         return FetchedObjects(storage: storage)
     }
@@ -109,7 +109,7 @@ public struct FetchedObjects: RandomAccessCollection {
         /// have temporary IDs).
         private let listedIDs: [ObjectID]?
         let loadsInBatches: Bool
-        let asFaults: Bool
+        let options: MaterializeOptions
         let prefetching: [String]
         private let storeIdentifier: String
         private var loadedBatch = -1
@@ -118,26 +118,27 @@ public struct FetchedObjects: RandomAccessCollection {
         private var prefetched: [ManagedObject] = []
 
         init(
-            context: ManagedObjectContext, keys: CompactObjectKeys, loadsInBatches: Bool, asFaults: Bool,
+            context: ManagedObjectContext, keys: CompactObjectKeys, loadsInBatches: Bool, options: MaterializeOptions,
             prefetching: [String]
         ) {
             self.context = context
             self.keys = keys
             self.loadsInBatches = loadsInBatches
-            self.asFaults = asFaults
+            self.options = options
             self.prefetching = prefetching
             self.storeIdentifier = context.store.identifier
             self.listedIDs = nil
         }
 
         init(
-            context: ManagedObjectContext, ids: [ObjectID], batchSize: Int, asFaults: Bool, prefetching: [String]
+            context: ManagedObjectContext, ids: [ObjectID], batchSize: Int, options: MaterializeOptions,
+            prefetching: [String]
         ) {
             self.context = context
             self.keys = CompactObjectKeys(blockSize: batchSize > 0 ? batchSize : Swift.max(ids.count, 1))
             self.listedIDs = ids
             self.loadsInBatches = batchSize > 0
-            self.asFaults = asFaults
+            self.options = options
             self.prefetching = prefetching
             self.storeIdentifier = context.store.identifier
         }
@@ -164,8 +165,10 @@ public struct FetchedObjects: RandomAccessCollection {
         }
 
         private func load(_ ids: [ObjectID]) throws -> [ManagedObject] {
-            let objects = try context.materialize(ids, asFaults: asFaults)
-            if !prefetching.isEmpty { prefetched = try context.prefetch(prefetching, of: objects, asFaults: asFaults) }
+            let objects = try context.materialize(ids, options: options)
+            if !prefetching.isEmpty, options.includesPropertyValues {
+                prefetched = try context.prefetch(prefetching, of: objects, asFaults: options.asFaults)
+            }
             return objects
         }
 

@@ -70,7 +70,8 @@ extension ManagedObjectContext {
 }
 
 /// The order of a fetch's sort descriptors applied in memory, as the store's ORDER BY applies it: a missing value
-/// first (ascending), decimals as numbers, `.caseInsensitive` strings folded then as they are, ties by primary key;
+/// first (ascending), decimals as numbers, `.caseInsensitive` strings folded then as they are, localized ones by the
+/// store's collations (``SortCollations``) then as they are, ties by primary key;
 /// objects not saved yet come after saved ones, in the order they were inserted.
 struct PendingSortOrder {
     let descriptors: [FetchSortDescriptor]
@@ -105,9 +106,11 @@ struct PendingSortOrder {
     private func key(of object: ManagedObject) -> [(SQLiteValue?, SQLiteValue?)] {
         descriptors.map { descriptor in
             let (value, isString) = sortValue(descriptor.key, of: object)
-            guard descriptor.comparison == .caseInsensitive, isString, case .text(let text)? = value else {
+            guard descriptor.comparison != .standard, isString, case .text(let text)? = value else {
                 return (value, nil)
             }
+            // A localized comparison compares the text itself (see `precedes`), then its scalars for ties.
+            guard descriptor.comparison == .caseInsensitive else { return (value, value) }
             return (.text(PredicateSQLFunctions.fold(text, .caseInsensitive)), value)
         }
     }
@@ -137,7 +140,14 @@ struct PendingSortOrder {
         _ right: ManagedObject
     ) -> Bool {
         for (index, descriptor) in descriptors.enumerated() {
-            var order = Self.order(lhs[index].0, rhs[index].0)
+            var order: Int
+            if SortCollations.name(for: descriptor.comparison) != nil, case .text(let left)? = lhs[index].0,
+                case .text(let right)? = rhs[index].0
+            {
+                order = SortCollations.compare(left, right, descriptor.comparison)
+            } else {
+                order = Self.order(lhs[index].0, rhs[index].0)
+            }
             if order == 0 { order = Self.order(lhs[index].1, rhs[index].1) }
             if order != 0 { return descriptor.ascending ? order < 0 : order > 0 }
         }

@@ -32,6 +32,7 @@ extension ManagedObjectContext {
             }
             return
         }
+        postWillSave()
         for object in pending.values where object.state.lifecycle != .invalid { object.willSave() }
         processPendingChanges()
         let objects = Self.inSaveOrder(pending.values)

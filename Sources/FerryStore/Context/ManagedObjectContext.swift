@@ -34,6 +34,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     let classes: ManagedObjectClasses
     let validator: ObjectValidator
     let notifier = SaveNotifier()
+    /// Listeners of objects-did-change and will-save notifications.
+    let changeBroadcaster = NotificationBroadcaster<ContextObjectsDidChange>()
+    let willSaveBroadcaster = NotificationBroadcaster<ContextWillSave>()
+    /// What changed since the last `processPendingChanges`, recorded only while someone listens.
+    var eventChanges = ContextObjectsDidChange.none
     weak var container: PersistentContainer?
 
     private let queue: DispatchQueue
@@ -215,6 +220,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         register(object)
         pending[object.objectID] = object
         object.awakeFromInsert()
+        recordEventChange(object.objectID, .inserted)
         return object
     }
 
@@ -269,6 +275,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         object.state.lifecycle = .deleted
         pending[object.objectID] = object
         unpropagatedDeletions.append(object.objectID)
+        recordEventChange(object.objectID, .deleted)
     }
 
     /// Whether the context has unsaved changes.
@@ -336,6 +343,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         rowCache = [:]
         joinChanges = []
         unpropagatedDeletions = []
+        recordReset()
+        postEventChanges()
     }
 
     /// Reloads `object` from the store (Core Data's `refresh(_:mergeChanges:)`). With `mergeChanges: false` it
@@ -406,6 +415,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Records that a persistent value of `object` changed.
     func objectDidChange(_ object: ManagedObject) {
+        if object.state.lifecycle != .inserted { recordEventChange(object.objectID, .updated) }
         guard object.state.lifecycle == .clean else { return }
         object.state.lifecycle = .updated
         pending[object.objectID] = object
@@ -422,10 +432,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Turns `object` back into a fault, dropping its values and unsaved changes.
     func turnIntoFault(_ object: ManagedObject) {
+        object.willTurnIntoFault()
         pending[object.objectID] = nil
         rowCache[object.objectID] = nil
         let layout = object.layout
         object.state = ObjectState(layout: layout)
+        object.didTurnIntoFault()
     }
 
     private func revertToCommitted(_ object: ManagedObject) {

@@ -119,6 +119,10 @@ package struct FetchExecutor {
         return try rows(for: request, compiled: compiled).map { row in
             var dictionary: [String: AttributeValue?] = [:]
             for (index, column) in compiled.columns.enumerated() {
+                if let object = column.object {
+                    dictionary.updateValue(try objectValue(row, at: index, object), forKey: column.key)
+                    continue
+                }
                 // `updateValue` keeps the key when the value is nil; a subscript assignment of nil would remove it.
                 dictionary.updateValue(
                     try decoder.decode(row[index], column.decoding, key: column.key), forKey: column.key)

@@ -91,7 +91,7 @@ struct FetchKeyPathResolver {
     }
 
     /// The alias of the table a to-one key path prefix leads to, adding its LEFT JOIN on first use.
-    private mutating func join(_ prefix: String, from source: String, foreignKey: String, to destination: String)
+    mutating func join(_ prefix: String, from source: String, foreignKey: String, to destination: String)
         -> String
     {
         if let alias = aliases[prefix] { return alias }

@@ -34,17 +34,20 @@ extension FetchPredicate: CustomStringConvertible {
     /// components that spell a keyword get a `#`. Not every predicate round-trips: infinite or NaN doubles,
     /// transformable constants (they come back as binary) and key path components that are not identifiers
     /// have no format-string spelling.
-    public var description: String {
+    public var description: String { formatted(variable: nil) }
+
+    /// The format string, with key paths relative to a subquery's object written after `$variable`.
+    func formatted(variable: String?) -> String {
         switch self {
         case .truePredicate: return "TRUEPREDICATE"
         case .falsePredicate: return "FALSEPREDICATE"
-        case .comparison(let comparison): return comparison.description
+        case .comparison(let comparison): return comparison.formatted(variable: variable)
         case .and(let lhs, let rhs):
-            return "\(lhs.operand(needsParentheses: lhs.isOr)) AND \(rhs.operand(needsParentheses: rhs.isCompound))"
+            return "\(lhs.operand(lhs.isOr, variable)) AND \(rhs.operand(rhs.isCompound, variable))"
         case .or(let lhs, let rhs):
-            return "\(lhs.operand(needsParentheses: lhs.isAnd)) OR \(rhs.operand(needsParentheses: rhs.isCompound))"
+            return "\(lhs.operand(lhs.isAnd, variable)) OR \(rhs.operand(rhs.isCompound, variable))"
         case .not(let predicate):
-            return "NOT \(predicate.operand(needsParentheses: predicate.isCompound))"
+            return "NOT \(predicate.operand(predicate.isCompound, variable))"
         }
     }
 
@@ -60,39 +63,56 @@ extension FetchPredicate: CustomStringConvertible {
 
     private var isCompound: Bool { isAnd || isOr }
 
-    private func operand(needsParentheses: Bool) -> String {
-        needsParentheses ? "(\(description))" : description
+    private func operand(_ needsParentheses: Bool, _ variable: String?) -> String {
+        let text = formatted(variable: variable)
+        return needsParentheses ? "(\(text))" : text
     }
 }
 
 extension FetchPredicate.Comparison: CustomStringConvertible {
     /// The comparison as a format string: `ANY tags.label BEGINSWITH[cd] "te"`.
-    public var description: String {
+    public var description: String { formatted(variable: nil) }
+
+    func formatted(variable: String?) -> String {
         var text = modifier == .direct ? "" : modifier.rawValue + " "
-        text += "\(lhs) \(self.operator.rawValue)"
+        text += "\(lhs.formatted(variable: variable)) \(self.operator.rawValue)"
         if !options.isEmpty {
             text +=
                 "[" + (options.contains(.caseInsensitive) ? "c" : "")
                 + (options.contains(.diacriticInsensitive) ? "d" : "") + "]"
         }
-        return text + " \(rhs)"
+        return text + " \(rhs.formatted(variable: variable))"
     }
 }
 
 extension FetchPredicate.Expression: CustomStringConvertible {
     /// The expression as a format string: `category.name`, `SELF`, `"it's"`, `$MIN`, `{1, 2}`…
-    public var description: String {
+    public var description: String { formatted(variable: nil) }
+
+    /// The expression as written inside a subquery whose variable is `variable` (`$p.price`, `$p`), or outside any
+    /// when nil.
+    func formatted(variable: String?) -> String {
         switch self {
         case .keyPath(let path):
-            return path.split(separator: ".", omittingEmptySubsequences: false).map { component in
-                PredicateParser.reservedWords.contains(component.uppercased()) ? "#" + component : String(component)
-            }.joined(separator: ".")
-        case .evaluatedObject: return "SELF"
+            return Self.keyPath(path, variable: variable)
+        case .evaluatedObject: return variable.map { "$" + $0 } ?? "SELF"
         case .variable(let name): return "$" + name
-        case .aggregate(let elements): return "{" + elements.map(\.description).joined(separator: ", ") + "}"
+        case .aggregate(let elements):
+            return "{" + elements.map { $0.formatted(variable: variable) }.joined(separator: ", ") + "}"
         case .constant(nil): return "nil"
         case .constant(let value?): return Self.literal(value)
+        case .subquery(let subquery):
+            return "SUBQUERY(\(Self.keyPath(subquery.collection, variable: variable)), $\(subquery.variable), "
+                + "\(subquery.predicate.formatted(variable: subquery.variable))).@count"
         }
+    }
+
+    /// A key path with `#` before components that spell keywords, after `$variable.` inside a subquery.
+    private static func keyPath(_ path: String, variable: String?) -> String {
+        let text = path.split(separator: ".", omittingEmptySubsequences: false).map { component in
+            PredicateParser.reservedWords.contains(component.uppercased()) ? "#" + component : String(component)
+        }.joined(separator: ".")
+        return variable.map { "$\($0)." + text } ?? text
     }
 
     /// A constant's format-string spelling.

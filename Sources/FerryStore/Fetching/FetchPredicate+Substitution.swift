@@ -19,9 +19,13 @@ extension FetchPredicate.Expression {
     /// The expression with its variables replaced.
     func substituting(_ variables: [String: PredicateArgument]) -> FetchPredicate.Expression {
         switch self {
-        case .variable(let name): variables[name]?.expression ?? self
-        case .aggregate(let elements): .aggregate(elements.map { $0.substituting(variables) })
-        case .keyPath, .evaluatedObject, .constant: self
+        case .variable(let name): return variables[name]?.expression ?? self
+        case .aggregate(let elements): return .aggregate(elements.map { $0.substituting(variables) })
+        case .subquery(var subquery):
+            // The subquery's own variable was replaced by key paths when parsed; a value of that name is not for it.
+            subquery.predicate = subquery.predicate.substituting(variables.filter { $0.key != subquery.variable })
+            return .subquery(subquery)
+        case .keyPath, .evaluatedObject, .constant: return self
         }
     }
 }

@@ -26,9 +26,12 @@ public indirect enum FetchPredicate: Sendable, Hashable {
 }
 
 extension FetchPredicate {
-    /// One side of a comparison: a key path, `SELF`, a constant, a `$VARIABLE` or an array literal.
+    /// One side of a comparison: a key path, `SELF`, a constant, a `$VARIABLE`, an array literal or a subquery's
+    /// count.
     public indirect enum Expression: Sendable, Hashable {
-        /// A dotted key path such as `name`, `category.name` or `products.@count`.
+        /// A dotted key path such as `name`, `category.name`, `products.@count` or `products.price.@sum` (the
+        /// aggregates `@count`, `@sum`, `@avg`, `@min` and `@max` of an attribute of a to-many relationship's
+        /// objects).
         case keyPath(String)
         /// `SELF`: the object itself (in SQL, its primary key).
         case evaluatedObject
@@ -38,6 +41,9 @@ extension FetchPredicate {
         case variable(String)
         /// An array literal such as `{1, 2, 3}` (for `IN` and `BETWEEN`).
         case aggregate([Expression])
+        /// `SUBQUERY(collection, $x, predicate).@count`: how many objects of a to-many relationship match a
+        /// predicate.
+        case subquery(Subquery)
     }
 
     /// How a comparison compares its two sides.
@@ -156,6 +162,8 @@ extension FetchPredicate {
             switch expression {
             case .variable(let name): if !names.contains(name) { names.append(name) }
             case .aggregate(let elements): elements.forEach(collect)
+            case .subquery(let subquery):
+                for name in subquery.predicate.variableNames where !names.contains(name) { names.append(name) }
             default: break
             }
         }

@@ -20,6 +20,8 @@ struct FetchQuery {
         /// The dictionary key: the key path or the aggregate's name.
         var key: String
         var decoding: Decoding
+        /// For a to-one relationship, how to make its object ID from the primary key the column holds.
+        var object: ObjectColumn? = nil
     }
 
     var sql: String
@@ -99,13 +101,14 @@ extension FetchRequest {
     /// then the limit's and the offset's.
     private func assemble(
         _ select: String, _ predicateSQL: PredicateSQL, _ resolver: FetchKeyPathResolver, groupBy: [String] = [],
-        order: [String], columns: [FetchQuery.Column]
+        having: PredicateSQLFragment? = nil, order: [String], columns: [FetchQuery.Column]
     ) -> FetchQuery {
         var sql = select + " FROM " + ([predicateSQL.fromClause] + resolver.joins).joined(separator: " ")
         sql += " WHERE " + predicateSQL.whereClause
         if !groupBy.isEmpty { sql += " GROUP BY " + groupBy.joined(separator: ", ") }
+        if let having { sql += " HAVING " + having.text }
         if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
-        var bindings = predicateSQL.bindings
+        var bindings = predicateSQL.bindings + (having?.bindings ?? [])
         if fetchLimit > 0 || fetchOffset > 0 {
             // SQLite has no OFFSET without LIMIT; a negative limit means none.
             sql += " LIMIT ? OFFSET ?"
@@ -123,6 +126,12 @@ extension FetchRequest {
             case .decimal:
                 // Decimals are exact text; `'100' < '12.5'` as text, so they sort as numbers, as predicates compare.
                 return ["CAST(\(resolved.column) AS REAL)" + direction]
+            case .string where SortCollations.name(for: descriptor.comparison) != nil:
+                // The locale's order first, then the scalars', for texts the locale finds equal.
+                let collation = SortCollations.name(for: descriptor.comparison) ?? ""
+                return [
+                    "\(resolved.column) COLLATE \(SQL.identifier(collation))" + direction, resolved.column + direction,
+                ]
             case .string where descriptor.comparison == .caseInsensitive:
                 // Folded first, then case-sensitively, so that "tea" and "Tea" still come in one fixed order.
                 return [
@@ -155,13 +164,20 @@ extension FetchRequest {
         guard !keyPaths.isEmpty || !aggregates.isEmpty else {
             throw invalid("the dictionary fetch of \(entityName) has no property or aggregate to fetch")
         }
-        let groups = try propertiesToGroupBy.map { try resolver.resolve($0, as: "group-by key path") }
+        let groups = try propertiesToGroupBy.map { try resolver.resolveProperty($0, as: "group-by key path") }
         var columns: [FetchQuery.Column] = []
         var select: [String] = []
+        /// `_ent` columns of to-one destinations with sub-entities, selected after every result column.
+        var entityColumns: [(column: Int, sql: String)] = []
         for keyPath in keyPaths {
-            let resolved = try resolver.resolve(keyPath, as: "property to fetch")
-            select.append(resolved.column)
-            columns.append(FetchQuery.Column(key: keyPath, decoding: .attribute(resolved.attribute.type)))
+            let property = try resolver.resolveProperty(keyPath, as: "property to fetch")
+            select.append(property.column)
+            var column = FetchQuery.Column(key: keyPath, decoding: property.decoding)
+            if let destination = property.destination {
+                column.object = FetchQuery.ObjectColumn(destination: destination, entityIndex: nil)
+                if let entityColumn = property.entityColumn { entityColumns.append((columns.count, entityColumn)) }
+            }
+            columns.append(column)
         }
         let needsGroups = grouped || !aggregates.isEmpty
         for keyPath in keyPaths where needsGroups && !propertiesToGroupBy.contains(keyPath) {
@@ -175,6 +191,11 @@ extension FetchRequest {
             select.append(expression)
             columns.append(FetchQuery.Column(key: aggregate.name, decoding: decoding))
         }
+        for (column, sql) in entityColumns {
+            columns[column].object?.entityIndex = select.count
+            select.append(sql)
+        }
+        let having = try havingCondition(groups: groups, &resolver)
         // Rows of a grouped or distinct fetch are no longer objects: their order is made total by their own
         // values, so sort key paths must be among them.
         let allowedSortKeys: [String]? =
@@ -192,7 +213,7 @@ extension FetchRequest {
         let distinct = returnsDistinctResults && !needsGroups ? "DISTINCT " : ""
         return assemble(
             "SELECT " + distinct + select.joined(separator: ", "), predicateSQL, resolver,
-            groupBy: groups.map(\.column), order: order, columns: columns)
+            groupBy: groups.map(\.column), having: having, order: order, columns: columns)
     }
 
     /// The SQL and decoding of one aggregate column.

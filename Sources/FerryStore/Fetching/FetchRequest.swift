@@ -44,7 +44,9 @@ public struct FetchRequest: Sendable, Hashable {
     /// The shape of the results.
     public var resultType: ResultType
     /// For ``ResultType/dictionary``: the key paths to fetch, each an attribute of the entity (`name`) or one
-    /// reached through to-one relationships (`category.name`). `nil` fetches every stored attribute of the entity
+    /// reached through to-one relationships (`category.name`), or a to-one relationship (`category`), whose value is
+    /// the related object's ID as its URI (``ObjectID/init(uriRepresentation:)`` reads it back; a predicate takes it
+    /// as it is, `category == %@`). `nil` fetches every stored attribute of the entity
     /// (inherited ones included, sub-entities' own ones not) — or, with aggregates, the group-by key paths.
     public var propertiesToFetch: [String]?
     /// Whether objects of the entity's sub-entities are fetched too.
@@ -65,6 +67,17 @@ public struct FetchRequest: Sendable, Hashable {
     /// `awakeFromFetch()` runs when it fires; with `false`, values are applied (and `awakeFromFetch()` called)
     /// at once.
     public var returnsObjectsAsFaults: Bool
+    /// For managed objects: whether the fetch reads the objects' values (Core Data's `includesPropertyValues`,
+    /// `true` by default). With `false` only their IDs are read: objects not yet in the context come back as faults
+    /// with nothing cached, each reading its row when it fires (one query per object), and
+    /// ``returnsObjectsAsFaults`` and ``relationshipKeyPathsForPrefetching`` are ignored. For a fetch meant to
+    /// delete or relate objects without reading them.
+    public var includesPropertyValues: Bool
+    /// For managed objects: whether objects already loaded in the context take the values the fetch reads (Core
+    /// Data's `shouldRefreshRefetchedObjects`, `false` by default). Objects without unsaved changes take the
+    /// stored values; objects with unsaved changes are refreshed keeping their changes on top, as
+    /// ``ManagedObjectContext/refresh(_:mergeChanges:)`` with `true`. With `false` they keep what they hold.
+    public var shouldRefreshRefetchedObjects: Bool
     /// For managed objects: to-one key paths (`category`, `category.parent`) whose destinations are loaded with
     /// the fetch, one query per entity per step instead of one per object.
     public var relationshipKeyPathsForPrefetching: [String]
@@ -74,8 +87,18 @@ public struct FetchRequest: Sendable, Hashable {
     /// `NSExpressionDescription`s.
     public var aggregates: [FetchAggregate]
     /// For ``ResultType/dictionary``: the key paths whose equal values form one group (and one dictionary).
-    /// Every fetched key path must be among them.
+    /// Every fetched key path must be among them. A key path may end on a to-one relationship.
     public var propertiesToGroupBy: [String]
+    /// For grouped dictionary fetches: which groups to return (SQL's `HAVING`), as Core Data's `havingPredicate`.
+    /// Its key paths are the ``aggregates``' names (`total > 100`) and the ``propertiesToGroupBy`` key paths;
+    /// aggregates compare as numbers.
+    ///
+    /// ```swift
+    /// request.propertiesToGroupBy = ["category"]
+    /// request.aggregates = [FetchAggregate(name: "total", function: .sum, keyPath: "price")]
+    /// request.havingPredicate = try FetchPredicate(format: "total > 8 AND category != nil")
+    /// ```
+    public var havingPredicate: FetchPredicate?
 
     /// A request for every object of `entityName`, unsorted, as managed objects unless told otherwise.
     public init(
@@ -93,10 +116,13 @@ public struct FetchRequest: Sendable, Hashable {
         self.includesSubentities = true
         self.includesPendingChanges = true
         self.returnsObjectsAsFaults = true
+        self.includesPropertyValues = true
+        self.shouldRefreshRefetchedObjects = false
         self.relationshipKeyPathsForPrefetching = []
         self.returnsDistinctResults = false
         self.aggregates = []
         self.propertiesToGroupBy = []
+        self.havingPredicate = nil
     }
 }
 

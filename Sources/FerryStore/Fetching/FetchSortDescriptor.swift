@@ -13,8 +13,9 @@
 /// The key path names a stored attribute of the fetched entity, or one reached through to-one relationships
 /// (`category.name`, `category.parent.rank`). The store sorts in SQL:
 /// - nil sorts before every value (SQLite's rule, also Core Data's on SQLite);
-/// - strings by Unicode scalars, or folded as a predicate's `[c]` folds them with ``Comparison/caseInsensitive``
-///   (strings equal when folded then keep their case-sensitive order, so the order stays total);
+/// - strings by Unicode scalars, or folded as a predicate's `[c]` folds them with ``Comparison/caseInsensitive``,
+///   or by the current locale's collation with the `localized` comparisons (strings equal under the comparison then
+///   keep their case-sensitive order, so the order stays total);
 /// - decimals as numbers (they are stored as exact text), dates by time, booleans with `false` first.
 ///
 /// A fetch always ends its ordering with the primary key, so objects whose sort keys are equal come back in the
@@ -27,6 +28,14 @@ public struct FetchSortDescriptor: Sendable, Hashable, CustomStringConvertible {
         /// Strings ignore case, Unicode-aware (Core Data's `caseInsensitiveCompare:`). Other types compare as with
         /// ``standard``.
         case caseInsensitive
+        /// Strings by the current locale's collation (Core Data's `localizedCompare:`): "apple" before "Äpfel"
+        /// before "b". Other types compare as with ``standard``.
+        case localized
+        /// Strings by the current locale's collation, ignoring case (`localizedCaseInsensitiveCompare:`).
+        case localizedCaseInsensitive
+        /// Strings as the Finder sorts file names (`localizedStandardCompare:`): by the current locale, ignoring
+        /// case, and with runs of digits compared as numbers, so "File2" comes before "File10".
+        case localizedStandard
     }
 
     /// The key path sorted on: `price`, `category.name`.
@@ -43,9 +52,17 @@ public struct FetchSortDescriptor: Sendable, Hashable, CustomStringConvertible {
         self.comparison = comparison
     }
 
-    /// `name ASC`, `category.name DESC [c]`: for messages and logs.
+    /// `name ASC`, `category.name DESC [c]`, `title ASC [localizedStandard]`: for messages and logs.
     public var description: String {
-        key + (ascending ? " ASC" : " DESC") + (comparison == .caseInsensitive ? " [c]" : "")
+        let suffix: String
+        switch comparison {
+        case .standard: suffix = ""
+        case .caseInsensitive: suffix = " [c]"
+        case .localized: suffix = " [localized]"
+        case .localizedCaseInsensitive: suffix = " [localizedCaseInsensitive]"
+        case .localizedStandard: suffix = " [localizedStandard]"
+        }
+        return key + (ascending ? " ASC" : " DESC") + suffix
     }
 
     /// The descriptor with the direction reversed.

@@ -44,6 +44,18 @@ public enum PredicateArgument: Sendable, Hashable {
     /// A URL.
     public static func uri(_ value: URL) -> PredicateArgument { .value(.uri(value)) }
 
+    /// An object, by its ID: `category == %@`, `%@ IN tags`, `SELF IN %@` (Core Data's managed object and object ID
+    /// operands). The predicate holds the ID's URI, which compared with a relationship or `SELF` names the object;
+    /// an object not saved yet matches only itself among the unsaved objects a fetch includes.
+    public static func object(_ id: ObjectID) -> PredicateArgument {
+        .value(FetchPredicate.Expression.objectValue(id))
+    }
+
+    /// An object: its ``ManagedObject/objectID``, as ``object(_:)-(ObjectID)``. Call it on the object's context's queue.
+    public static func object(_ object: ManagedObject) -> PredicateArgument {
+        .object(object.objectID)
+    }
+
     /// The argument as a predicate expression: a constant, or an array literal of constants.
     var expression: FetchPredicate.Expression {
         switch self {

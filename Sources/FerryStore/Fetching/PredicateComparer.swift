@@ -9,6 +9,8 @@ struct PredicateComparer {
     /// The predicate compiled, whose format string errors quote. Kept as it is and described only for an error:
     /// the text of a predicate listing thousands of values (an importer's `key IN %@`) would cost more than its SQL.
     let predicate: FetchPredicate
+    /// The model, which tells whether an object named by ID can be the object a key path leads to.
+    let model: ManagedObjectModel
 
     func error(_ code: FetchPredicateError.Code, _ message: String) -> FetchPredicateError {
         FetchPredicateError(code: code, message: message, format: predicate.description)
@@ -51,14 +53,15 @@ struct PredicateComparer {
             }
             let isEqual = comparison == .equalTo
             switch other.kind {
-            case .column(let sql, _): return PredicateSQLFragment(sql + (isEqual ? " IS NULL" : " IS NOT NULL"))
+            case .column: return (other.plain ?? PredicateSQLFragment("NULL")) + (isEqual ? " IS NULL" : " IS NOT NULL")
             case .constant(nil): return PredicateSQLFragment(isEqual ? "1" : "0")
             case .constant: return PredicateSQLFragment(isEqual ? "0" : "1")
             case .list, .toMany: throw error(.typeMismatch, "\(describe(other)) cannot be compared with nil")
             }
         }
         let (left, right) = try values(lhs, rhs, options: options, comparison: comparison)
-        let bothColumns = left.bindings.isEmpty && right.bindings.isEmpty
+        var bothColumns = false
+        if case .column = lhs.kind, case .column = rhs.kind { bothColumns = true }
         let sqlOperator: String
         switch comparison {
         case .equalTo: sqlOperator = bothColumns ? "IS" : "="
@@ -74,25 +77,18 @@ struct PredicateComparer {
         comparison: FetchPredicate.Operator
     ) throws -> (PredicateSQLFragment, PredicateSQLFragment) {
         switch (lhs.kind, rhs.kind) {
-        case (.column(let left, let leftKind), .column(let right, let rightKind)):
+        case (.column(_, let leftKind), .column(_, let rightKind)):
             guard leftKind.family == rightKind.family else {
                 throw error(
                     .typeMismatch,
                     "\(describe(lhs)) is \(leftKind.name) and \(describe(rhs)) is \(rightKind.name); "
                         + "they cannot be compared")
             }
-            return (
-                PredicateSQLFragment(leftKind.comparable(left, options: options)),
-                PredicateSQLFragment(rightKind.comparable(right, options: options))
-            )
-        case (.column(let sql, let kind), .constant(let value?)):
-            return (
-                PredicateSQLFragment(kind.comparable(sql, options: options)), try parameter(value, for: lhs, options)
-            )
-        case (.constant(let value?), .column(let sql, let kind)):
-            return (
-                try parameter(value, for: rhs, options), PredicateSQLFragment(kind.comparable(sql, options: options))
-            )
+            return (try comparable(lhs, options), try comparable(rhs, options))
+        case (.column, .constant(let value?)):
+            return (try comparable(lhs, options), try parameter(value, for: lhs, options))
+        case (.constant(let value?), .column):
+            return (try parameter(value, for: rhs, options), try comparable(rhs, options))
         case (.constant(let left?), .constant(let right?)):
             return (.parameter(left.storageValue), .parameter(right.storageValue))
         default:
@@ -103,6 +99,16 @@ struct PredicateComparer {
         }
     }
 
+    /// A column operand's SQL read for comparing, with its parameters.
+    private func comparable(_ operand: PredicateOperand, _ options: FetchPredicate.Options) throws
+        -> PredicateSQLFragment
+    {
+        guard let fragment = operand.comparable(options: options) else {
+            throw error(.unsupported, "\(describe(operand)) is not a value the store can compare")
+        }
+        return fragment
+    }
+
     /// `value` bound as a parameter, encoded (and folded for `[c]`/`[d]`) for `column`'s kind.
     private func parameter(_ value: AttributeValue, for column: PredicateOperand, _ options: FetchPredicate.Options)
         throws
@@ -110,6 +116,13 @@ struct PredicateComparer {
     {
         guard case .column(_, let kind) = column.kind, let encoded = kind.encode(value) else {
             throw mismatch(column, value)
+        }
+        if case .object(let destination) = kind, case .uri(let url) = value, let reference = ObjectReference(url),
+            !model.isRelated(reference.entityName, to: destination)
+        {
+            throw error(
+                .typeMismatch,
+                "\(describe(column)) is \(kind.name); it cannot be compared with a \(reference.entityName) object")
         }
         if kind.isText, !options.isEmpty, case .text(let text) = encoded {
             return .parameter(.text(PredicateSQLFunctions.fold(text, options)))
@@ -129,22 +142,21 @@ struct PredicateComparer {
     private func between(_ lhs: PredicateOperand, _ rhs: PredicateOperand, options: FetchPredicate.Options) throws
         -> PredicateSQLFragment
     {
-        guard case .column(let sql, let kind) = lhs.kind else {
+        guard let column = lhs.comparable(options: options) else {
             throw error(.unsupported, "BETWEEN needs a key path on its left, not \(describe(lhs))")
         }
         guard case .list(let bounds) = rhs.kind, bounds.count == 2, let low = bounds[0], let high = bounds[1] else {
             throw error(.typeMismatch, "BETWEEN needs an array of two values on its right, such as {1, 10}")
         }
-        let column = kind.comparable(sql, options: options)
         let lowParameter = try parameter(low, for: lhs, options)
-        return "(\(column) BETWEEN " + lowParameter + " AND " + (try parameter(high, for: lhs, options)) + ")"
+        return "(" + column + " BETWEEN " + lowParameter + " AND " + (try parameter(high, for: lhs, options)) + ")"
     }
 
     /// `column IN (?, ?, …)`; a nil in the array matches objects without a value.
     private func membership(_ lhs: PredicateOperand, _ rhs: PredicateOperand, options: FetchPredicate.Options) throws
         -> PredicateSQLFragment
     {
-        guard case .column(let sql, let kind) = lhs.kind else {
+        guard let column = lhs.comparable(options: options), let plain = lhs.plain else {
             throw error(
                 .unsupported,
                 "IN needs a key path on its left (or a to-many key path on its right), not \(describe(lhs))")
@@ -156,10 +168,9 @@ struct PredicateComparer {
         let present = values.compactMap { $0 }
         if !present.isEmpty {
             let parameters = try present.map { try parameter($0, for: lhs, options) }
-            tests.append(
-                "\(kind.comparable(sql, options: options)) IN (" + .joined(parameters, separator: ", ") + ")")
+            tests.append(column + " IN (" + .joined(parameters, separator: ", ") + ")")
         }
-        if present.count < values.count { tests.append(PredicateSQLFragment(sql + " IS NULL")) }
+        if present.count < values.count { tests.append(plain + " IS NULL") }
         switch tests.count {
         case 0: return PredicateSQLFragment("0")
         case 1: return tests[0]
@@ -173,7 +184,9 @@ struct PredicateComparer {
         _ lhs: PredicateOperand, _ comparison: FetchPredicate.Operator, _ rhs: PredicateOperand,
         options: FetchPredicate.Options
     ) throws -> PredicateSQLFragment {
-        guard case .column(let sql, let kind) = lhs.kind else {
+        guard case .column(_, let kind) = lhs.kind, let plain = lhs.plain,
+            let column = lhs.comparable(options: options)
+        else {
             throw error(.unsupported, "\(comparison.rawValue) needs a key path on its left, not \(describe(lhs))")
         }
         guard kind.isText else {
@@ -194,7 +207,8 @@ struct PredicateComparer {
                     .invalidRegularExpression,
                     "the MATCHES pattern for \(describe(lhs)) is not a valid regular expression")
             }
-            return "\(PredicateSQLFunctions.regexp)(" + .parameter(.text(text)) + ", \(sql), \(options.rawValue)) = 1"
+            return "\(PredicateSQLFunctions.regexp)(" + .parameter(.text(text)) + ", " + plain
+                + ", \(options.rawValue)) = 1"
         }
         let value = options.isEmpty ? text : PredicateSQLFunctions.fold(text, options)
         let literal = PredicateSQLFunctions.globLiteral(value)
@@ -205,6 +219,6 @@ struct PredicateComparer {
         case .contains: pattern = "*" + literal + "*"
         default: pattern = PredicateSQLFunctions.globPattern(like: value)
         }
-        return "\(kind.comparable(sql, options: options)) GLOB " + .parameter(.text(pattern))
+        return column + " GLOB " + .parameter(.text(pattern))
     }
 }

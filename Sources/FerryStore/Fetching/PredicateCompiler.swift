@@ -31,10 +31,12 @@ struct PredicateCompiler {
     let comparer: PredicateComparer
     private(set) var scopes: [Scope]
     private var aliasCount = 0
+    /// The scope whose object a comparison's key paths start from: the fetched object's, or a SUBQUERY's.
+    private var predicateScope = 0
 
     init(schema: StoreSchema, entity: String, predicate: FetchPredicate) {
         self.schema = schema
-        self.comparer = PredicateComparer(entity: entity, predicate: predicate)
+        self.comparer = PredicateComparer(entity: entity, predicate: predicate, model: schema.model)
         self.scopes = [Scope(entity: entity, alias: "t0")]
     }
 
@@ -48,6 +50,23 @@ struct PredicateCompiler {
     /// `"alias"."column"`.
     static func column(_ alias: String, _ name: String) -> String {
         SQL.identifier(alias) + "." + SQL.identifier(name)
+    }
+
+    /// Opens a scope for the objects of a subquery; returns its index.
+    mutating func pushScope(entity: String, alias: String) -> Int {
+        scopes.append(Scope(entity: entity, alias: alias))
+        return scopes.count - 1
+    }
+
+    /// Closes the innermost scope; returns the joins its key paths needed.
+    mutating func popScope() -> [String] {
+        scopes.removeLast().joins
+    }
+
+    /// Makes comparisons start their key paths from `scope`; returns the scope they started from before.
+    mutating func enterPredicateScope(_ scope: Int) -> Int {
+        defer { predicateScope = scope }
+        return predicateScope
     }
 
     // MARK: Predicates
@@ -67,8 +86,8 @@ struct PredicateCompiler {
     }
 
     private mutating func compile(_ comparison: FetchPredicate.Comparison) throws -> PredicateSQLFragment {
-        let lhs = try operand(comparison.lhs, in: 0)
-        let rhs = try operand(comparison.rhs, in: 0)
+        let lhs = try operand(comparison.lhs, in: predicateScope)
+        let rhs = try operand(comparison.rhs, in: predicateScope)
         let comparer = self.comparer
         let (compared, options) = (comparison.operator, comparison.options)
         guard comparison.modifier != .direct else {
@@ -159,12 +178,14 @@ struct PredicateCompiler {
                 }
             }
             return PredicateOperand(.list(values), keyPath: "")
+        case .subquery(let subquery):
+            return try count(subquery, in: scope)
         }
     }
 
     /// Resolves key path `components` from the scope's entity: to-one hops become joins in that scope, a to-many
     /// hop stops the walk (the caller opens a subquery), `to-many.@count` becomes a counting subquery.
-    private mutating func resolve(_ components: [String], in scope: Int, shownAs keyPath: String) throws
+    mutating func resolve(_ components: [String], in scope: Int, shownAs keyPath: String) throws
         -> PredicateOperand
     {
         let model = schema.model
@@ -211,6 +232,12 @@ struct PredicateCompiler {
                 guard path.remainder != ["@count"] else {
                     return PredicateOperand(.column(try count(path), .count), keyPath: keyPath)
                 }
+                if path.remainder.count > 1, let last = path.remainder.last,
+                    let function = CollectionAggregate(operator: last),
+                    !model.reachesToMany(path.remainder.dropLast(), from: relationship.destinationEntity)
+                {
+                    return try aggregate(function, of: path)
+                }
                 if let next = path.remainder.first, next.hasPrefix("@") {
                     throw comparer.error(
                         .unsupported, "'\(next)' is not supported in key path '\(keyPath)' of \(comparer.entity)")
@@ -252,7 +279,7 @@ struct PredicateCompiler {
 
     /// Where the objects of a to-many relationship live: the destination table through a join table (many-to-many,
     /// or no inverse), or the destination table's foreign key column named after the to-one inverse.
-    private mutating func toManySource(_ path: PredicateOperand.ToManyPath) throws -> ToManySource {
+    mutating func toManySource(_ path: PredicateOperand.ToManyPath) throws -> ToManySource {
         let relationship = path.relationship
         let destination = relationship.destinationEntity
         guard let mapping = schema.mapping(for: destination) else {

@@ -84,6 +84,16 @@ struct PredicateEvaluator {
                 })
         case .variable(let name):
             throw unsupported("the variable $\(name), not substituted")
+        case .subquery(let subquery):
+            let components = subquery.collection.split(separator: ".").map(String.init)
+            guard
+                case .members(let members, let remainder, _) = try resolve(
+                    components, from: object, layout: object.layout),
+                remainder.isEmpty
+            else { throw unsupported("a SUBQUERY whose collection is not a to-many relationship") }
+            var count: Int64 = 0
+            for member in members where try evaluate(subquery.predicate, on: member) { count += 1 }
+            return .scalar(.integer(count), .count)
         }
     }
 
@@ -106,12 +116,45 @@ struct PredicateEvaluator {
                 let members = current?.objects(forKey: name) ?? []
                 let remainder = Array(components[(index + 1)...])
                 if remainder == ["@count"] { return .scalar(.integer(Int64(members.count)), .count) }
-                return .members(members, remainder: remainder, layout: layouts[layout.toMany[slot].destinationEntity])
+                let destination = layouts[layout.toMany[slot].destinationEntity]
+                if remainder.count > 1, let last = remainder.last, let function = CollectionAggregate(operator: last),
+                    !reachesToMany(remainder.dropLast(), from: destination)
+                {
+                    return try aggregate(function, of: members, Array(remainder.dropLast()), layout: destination)
+                }
+                return .members(members, remainder: remainder, layout: destination)
             case nil:
                 throw unsupported("the key path '\(components.joined(separator: "."))'")
             }
         }
         return .scalar(current.map { Self.reference($0.objectID) }, .object(layout.name))
+    }
+
+    /// `products.price.@sum` and its kin over `members`; see ``aggregate(_:over:_:layout:value:)``.
+    private func aggregate(
+        _ function: CollectionAggregate, of members: [ManagedObject], _ keyPath: [String], layout: EntityLayout
+    ) throws -> Value {
+        let (value, kind) = try aggregate(function, over: members, keyPath, layout: layout) { member in
+            guard case .scalar(let value, let kind) = try resolve(keyPath, from: member, layout: layout) else {
+                throw unsupported("an aggregate of a key path through another to-many relationship")
+            }
+            return (value, kind)
+        }
+        return .scalar(value, kind)
+    }
+
+    /// Whether `keyPath` goes through a to-many relationship from `layout` (see
+    /// ``ManagedObjectModel/reachesToMany(_:from:)``).
+    private func reachesToMany(_ keyPath: some Sequence<String>, from layout: EntityLayout) -> Bool {
+        var layout = layout
+        for name in keyPath {
+            switch layout.slots[name] {
+            case .toMany?: return true
+            case .toOne(let slot)?: layout = layouts[layout.toOne[slot].destinationEntity]
+            default: return false
+            }
+        }
+        return false
     }
 
     /// An object as the store compares it: its primary key. An object not saved yet has none; its URI, as text,

@@ -12,6 +12,8 @@ struct PredicateOperand {
         case object(String)
         /// A `@count` subquery.
         case count
+        /// A number an aggregate computes (`@sum`, `@avg`, `@min` or `@max` of decimals).
+        case number
     }
 
     /// A key path that goes through a to-many relationship: where it starts and what follows the relationship.
@@ -35,10 +37,26 @@ struct PredicateOperand {
     var kind: Kind
     /// The key path as written (empty for constants), for messages.
     var keyPath: String
+    /// The values of the `?` parameters in a column's SQL (a subquery's), in text order.
+    var bindings: [SQLiteValue]
 
-    init(_ kind: Kind, keyPath: String) {
+    init(_ kind: Kind, keyPath: String, bindings: [SQLiteValue] = []) {
         self.kind = kind
         self.keyPath = keyPath
+        self.bindings = bindings
+    }
+
+    /// A column's SQL read for comparing (see ``ValueKind/comparable(_:options:)``), with its parameters; nil for
+    /// other operands.
+    func comparable(options: FetchPredicate.Options) -> PredicateSQLFragment? {
+        guard case .column(let sql, let kind) = kind else { return nil }
+        return PredicateSQLFragment(kind.comparable(sql, options: options), bindings: bindings)
+    }
+
+    /// A column's SQL as it is, with its parameters; nil for other operands.
+    var plain: PredicateSQLFragment? {
+        guard case .column(let sql, _) = kind else { return nil }
+        return PredicateSQLFragment(sql, bindings: bindings)
     }
 
     var isToMany: Bool {
@@ -55,7 +73,7 @@ extension PredicateOperand.ValueKind {
 
     var family: Family {
         switch self {
-        case .count, .attribute(.boolean): .number
+        case .count, .number, .attribute(.boolean): .number
         case .object: .object
         case .attribute(let type):
             switch type {
@@ -78,6 +96,7 @@ extension PredicateOperand.ValueKind {
             "\(type.name.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(type) attribute"
         case .object(let entity): "a \(entity) object"
         case .count: "a count"
+        case .number: "an aggregate number"
         }
     }
 
@@ -99,6 +118,7 @@ extension PredicateOperand.ValueKind {
         case (.uuid, .string(let string)): return UUID(uuidString: string).map { .text($0.uuidString.lowercased()) }
         case (.binary, .binary(let data)): return .blob(Array(data))
         case (.object, .integer(let primaryKey)): return .integer(primaryKey)
+        case (.object, .uri(let url)): return ObjectReference(url)?.key
         default: return nil
         }
     }

@@ -10,11 +10,14 @@ struct PredicateParser {
     private let arguments: [PredicateArgument]
     private var position = 0
     private var argumentIndex = 0
+    /// The variables of the subqueries being parsed, innermost last.
+    private var subqueryVariables: [String] = []
 
     /// Words that are never key paths unless escaped with `#`.
     static let reservedWords: Set<String> = [
         "AND", "OR", "NOT", "IN", "BETWEEN", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "ANY", "SOME",
         "ALL", "NONE", "TRUEPREDICATE", "FALSEPREDICATE", "TRUE", "FALSE", "YES", "NO", "NIL", "NULL", "SELF", "CAST",
+        "SUBQUERY",
     ]
 
     private static let wordOperators: [String: FetchPredicate.Operator] = [
@@ -191,6 +194,16 @@ struct PredicateParser {
         case .double(let value):
             _ = advance()
             return .constant(.double(value))
+        case .variable(let name) where subqueryVariables.last == name:
+            // `$p.price` is the price of the subquery's object, `$p` the object.
+            _ = advance()
+            guard isSymbol(".") else { return .evaluatedObject }
+            _ = advance()
+            return .keyPath(try keyPath())
+        case .variable(let name) where subqueryVariables.contains(name):
+            throw error(
+                "$\(name) belongs to an enclosing SUBQUERY; a nested SUBQUERY can only use its own variable",
+                at: token.column)
         case .variable(let name):
             _ = advance()
             return .variable(name)
@@ -219,6 +232,8 @@ struct PredicateParser {
                 return .keyPath(try keyPath())
             case "CAST" where tokens[min(position + 1, tokens.count - 1)].kind == .symbol("("):
                 return try cast()
+            case "SUBQUERY" where tokens[min(position + 1, tokens.count - 1)].kind == .symbol("("):
+                return try subquery()
             case let upper where Self.reservedWords.contains(upper):
                 throw unexpected(expected: "an expression")
             default:
@@ -253,6 +268,30 @@ struct PredicateParser {
             _ = advance()
         } while isSymbol(".")
         return components.joined(separator: ".")
+    }
+
+    /// `SUBQUERY(collection, $variable, predicate).@count`.
+    private mutating func subquery() throws -> FetchPredicate.Expression {
+        _ = advance()
+        try expect("(", "'('")
+        let collectionToken = current
+        guard case .keyPath(let collection) = try expression() else {
+            throw error("SUBQUERY needs a key path to a to-many relationship first", at: collectionToken.column)
+        }
+        try expect(",", "','")
+        guard case .variable(let variable) = current.kind else { throw unexpected(expected: "a $variable") }
+        _ = advance()
+        try expect(",", "','")
+        subqueryVariables.append(variable)
+        let predicate = try orPredicate()
+        subqueryVariables.removeLast()
+        try expect(")", "')'")
+        try expect(".", "'.@count' after SUBQUERY(…)")
+        guard case .collectionOperator(let name) = current.kind, name.lowercased() == "count" else {
+            throw unexpected(expected: "'@count' after SUBQUERY(…)")
+        }
+        _ = advance()
+        return .subquery(FetchPredicate.Subquery(collection: collection, variable: variable, predicate: predicate))
     }
 
     /// `{expression, …}`.

@@ -11,7 +11,8 @@ extension FetchPredicate {
     /// - `ferry_regexp(pattern, text, options)`: 1 when the regular expression matches the whole of `text`,
     ///   0 when not, NULL when either is NULL; `options` is 1 for `[c]`, 2 for `[d]`, 3 for both.
     ///
-    /// Both are deterministic.
+    /// Both are deterministic. It also registers the collations that sort descriptors with a localized comparison
+    /// name (`ferry_localized`, `ferry_localized_nocase`, `ferry_localized_standard`).
     ///
     /// - Throws: FerrySQLite's `SQLiteError` when SQLite refuses a registration.
     package static func registerSQLFunctions(on connection: Connection) throws {
@@ -36,6 +37,7 @@ extension FetchPredicate {
             let expression = try cache.expression(for: pattern, options: options)
             return .integer(PredicateSQLFunctions.matches(expression, text, options: options) ? 1 : 0)
         }
+        try SortCollations.register(on: connection)
     }
 }
 

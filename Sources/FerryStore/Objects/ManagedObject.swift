@@ -159,8 +159,9 @@ open class ManagedObject {
         precondition(state.lifecycle != .invalid, "\(objectID) is no longer in a context")
         guard state.attributes[slot] != value else { return }
         state.attributes[slot] = value
-        // Only a clean object changes state; inserted and updated ones are already pending.
-        if state.lifecycle == .clean && layout.attributes[slot].isStored { context.objectDidChange(self) }
+        // A clean object becomes updated; an updated one is recorded for objects-did-change; an inserted one is
+        // already pending and listed as inserted.
+        if state.lifecycle != .inserted && layout.attributes[slot].isStored { context.objectDidChange(self) }
     }
 
     func attributeSlot(_ key: String) -> Int {
@@ -183,6 +184,11 @@ open class ManagedObject {
     open func didSave() {}
     /// Called when the object is deleted, before its delete rules run (its relationships are still readable).
     open func prepareForDeletion() {}
+    /// Called before the object becomes a fault again (``ManagedObjectContext/refresh(_:mergeChanges:)``, a merge),
+    /// while its values are still readable: release what was derived from them.
+    open func willTurnIntoFault() {}
+    /// Called once the object is a fault again; its values are not loaded.
+    open func didTurnIntoFault() {}
     /// Checks the object as the save of an insert will (Core Data's `validateForInsert()`): called by you, it runs
     /// the model's rules (and the custom validators, whose replacements the object keeps) and throws what fails.
     /// Override it for custom checks and call `super` first to keep the model's rules when you call it yourself;

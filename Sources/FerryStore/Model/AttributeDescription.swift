@@ -34,6 +34,9 @@ public struct AttributeDescription: Sendable, Hashable {
     public var decimalPrecision: Int?
     /// For a decimal with a ``decimalPrecision``: the digits after the point (0…precision; 0 when not given).
     public var decimalScale: Int?
+    /// The name this element had in the model version a migration starts from (Core Data's `renamingIdentifier`),
+    /// so that a migration renames it and keeps its data; `nil` when it kept its name. Not part of the version hash.
+    public var renamingIdentifier: String? = nil
 
     /// Creates an attribute; only the name and type are required.
     public init(

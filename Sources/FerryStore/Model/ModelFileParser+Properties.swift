@@ -59,6 +59,7 @@ extension ModelFileParser {
             case "derivation": attribute.derivation = text(node, key, element)
             case "precision": attribute.decimalPrecision = integer(node, key, element)
             case "scale": attribute.decimalScale = integer(node, key, element)
+            case "renamingIdentifier": attribute.renamingIdentifier = text(node, key, element)
             default: break  // `type` and `transformer`, read above
             }
         }
@@ -135,6 +136,7 @@ extension ModelFileParser {
             case "optional": relationship.isOptional = bool(node, key, element) ?? true
             case "minCount": relationship.minCount = integer(node, key, element) ?? 0
             case "maxCount": relationship.maxCount = integer(node, key, element) ?? 0
+            case "renamingIdentifier": relationship.renamingIdentifier = text(node, key, element)
             default: break  // `to`, read above
             }
         }

@@ -121,7 +121,7 @@ struct MigrateCommandTests {
     @Test func ferryRunRefusesADestructiveMigrationAndShowsThePlan() throws {
         let folder = try workspace()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try write(Self.v1.replacingOccurrences(of: "      name: string\n", with: ""), "v2.yml", in: folder)
+        try write(Self.v1.replacingOccurrences(of: "\n      name: string", with: ""), "v2.yml", in: folder)
         try write(
             "store: s.sqlite\nmodel: v2.yml\nsteps:\n  - batchDelete: { entity: Product, where: \"sku == 'Z'\" }\n",
             "p.yml", in: folder)

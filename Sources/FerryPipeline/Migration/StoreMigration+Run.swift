@@ -91,7 +91,8 @@ extension StoreMigration {
     private func walk(
         _ hops: [Hop], allowsDestructiveChanges: Bool, automatic: Bool, outcome: inout Outcome, planOnly: Bool
     ) async throws {
-        let migrator = StoreMigrator(storePath: storePath, appliedBy: appliedBy, logger: logger)
+        let migrator = StoreMigrator(
+            storePath: storePath, appliedBy: appliedBy, chunkRows: chunkRows, logger: logger)
         for hop in hops {
             try await runStage(hop, willMigrate: true)
             let plan = try migrator.plan(to: hop.model, policy: policy)

@@ -82,6 +82,8 @@ public struct StoreMigration: Sendable {
     public var appliedBy: String
     /// Custom stages given in Swift, by the version they migrate into.
     public var stages: [CustomMigrationStage]
+    /// Rows per transaction when a table is copied.
+    public var chunkRows = 100_000
     public var logger: Logger
 
     /// Creates a migration of the store at `storePath` to the model at `modelPath`.

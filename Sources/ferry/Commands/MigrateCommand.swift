@@ -46,7 +46,17 @@ struct MigrateCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "What happens to rows that break a new rule: fail, reject, default, keep-first or keep-last.",
             valueName: "policy"))
-    var onViolation: ViolationPolicy = .fail
+    var onViolation = "fail"
+
+    func validate() throws {
+        guard ViolationPolicy(rawValue: onViolation) != nil else {
+            throw ValidationError(
+                "--on-violation must be one of " + ViolationPolicy.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+    }
+
+    @Option(help: ArgumentHelp("Rows per transaction when a table is copied.", visibility: .hidden))
+    var chunkRows = 100_000
 
     @OptionGroup var logging: LoggingOptions
 
@@ -55,8 +65,9 @@ struct MigrateCommand: AsyncParsableCommand {
         let outcome = try await reportingFailures { () async throws -> StoreMigration.Outcome in
             let lock = try StoreLock(storePath: store)
             defer { withExtendedLifetime(lock) {} }
-            let migration = StoreMigration(
-                storePath: store, modelPath: model, policy: onViolation, appliedBy: "ferry migrate", logger: logger)
+            var migration = StoreMigration(
+                storePath: store, modelPath: model, policy: ViolationPolicy(rawValue: onViolation) ?? .fail, appliedBy: "ferry migrate", logger: logger)
+            migration.chunkRows = max(chunkRows, 1)
             if plan { return try await migration.plans() }
             return try await migration.run(allowsDestructiveChanges: allowDestructive)
         }
@@ -68,5 +79,3 @@ struct MigrateCommand: AsyncParsableCommand {
         if plan && outcome.isBlocked { throw FerryExitCode.dataError }
     }
 }
-
-extension ViolationPolicy: ExpressibleByArgument {}

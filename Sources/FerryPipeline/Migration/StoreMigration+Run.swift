@@ -33,6 +33,8 @@ extension StoreMigration {
         onCopy.storePath = copy
         var outcome = Outcome(plans: [], results: [])
         try await onCopy.walk(hops, allowsDestructiveChanges: true, automatic: false, outcome: &outcome, planOnly: true)
+        // What ran, ran on the copy: the store itself is unchanged.
+        outcome.results = []
         return outcome
     }
 

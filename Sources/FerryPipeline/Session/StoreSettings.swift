@@ -81,7 +81,9 @@ public struct StoreSettings: Sendable {
         } catch is StoreError {
             return  // opening the store reports it
         }
-        guard stored.entity(named: name) == nil else { return }
+        // A name close to an existing entity's is more likely a typo than a new entity: opening reports it.
+        let names = stored.entities.map(\.name)
+        guard stored.entity(named: name) == nil, NameSuggestion.suggestion(for: name, among: names) == nil else { return }
         var merged = stored
         for entity in try inferredModel().entities where stored.entity(named: entity.name) == nil {
             merged.entities.append(entity)

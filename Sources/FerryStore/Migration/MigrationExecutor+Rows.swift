@@ -118,12 +118,19 @@ extension MigrationExecutor {
             [.text(model.versionHash), .text(StoreMetadata.modelTextKey), .text(model.modelFileYAML)])
     }
 
-    /// Checks the tables the migration wrote (rows, indexes and their agreement) before the commit.
+    /// Checks the tables whose rows the migration wrote (rows, indexes and their agreement) before the commit.
     ///
     /// - Throws: ``StoreError`` `.sqlite` naming what SQLite found; the transaction then rolls back.
     func checkIntegrity() throws {
-        var tables = plan.tables.map(\.table).filter { !$0.isEmpty }
-        tables += plan.joins.compactMap(\.table)
+        // Tables whose rows the migration wrote (copied, filled, removed, a column dropped, an index built); a table
+        // only renamed or given a new column has the rows and indexes it had.
+        let written = Set(plan.steps.filter { $0.cost != .instantDDL }.map(\.entity))
+        let tables = plan.tables.filter { table in
+            !table.table.isEmpty && table.sourceTable != nil
+                && (table.rebuilds || written.contains(table.table)
+                    || plan.source.model.subentities(of: table.sourceTable ?? "").contains { written.contains($0) }
+                    || written.contains(where: { plan.destination.model.rootEntity(of: $0) == table.table }))
+        }.map(\.table)
         for table in tables {
             let rows = try connection.prepare("PRAGMA integrity_check(\(SQL.identifier(table)))").fetchAll()
             let findings = rows.compactMap { $0[0].text }

@@ -152,7 +152,9 @@ extension MigrationPlanner {
                     kind: unique ? "addConstraint" : "addIndex", entity: parsed.table,
                     summary: "build \(unique ? "unique " : "")index '\(parsed.name)' on '\(parsed.table)' "
                         + "(\(parsed.columns.joined(separator: ", ")))", cost: .indexBuild, rows: table.rowCount))
-            if unique, let sourceTable = table.sourceTable {
+            if unique, let sourceTable = table.sourceTable,
+                !Self.isEnforced(parsed, table: table, sourceTable: sourceTable, by: existing)
+            {
                 try checkDuplicates(parsed, table: table, sourceTable: sourceTable)
             }
         }
@@ -246,6 +248,21 @@ extension MigrationPlanner {
                 summary: "reject \(policy == .reject ? "the rows" : "\(extra) rows") that break the new constraint "
                     + "on '\(entity)' (\(attributes.joined(separator: ", ")))", cost: .onePass, rows: table.rowCount,
                 isDestructive: true))
+    }
+
+    /// Whether the old table already has a unique index on the same columns (and condition): a constraint carried
+    /// through a rebuild or rename cannot have duplicates, so it needs no check.
+    static func isEnforced(
+        _ index: ParsedIndex, table: TableMigration, sourceTable: String, by existing: [SchemaObject]
+    ) -> Bool {
+        let oldColumns = index.columns.map { column in table.columns.first { $0.name == column }?.source }
+        guard !oldColumns.contains(where: { $0 == nil }) else { return false }
+        return existing.contains { object in
+            guard object.table == sourceTable, object.sql.hasPrefix("CREATE UNIQUE"),
+                let old = parseIndex(object.sql)
+            else { return false }
+            return old.columns == oldColumns.compactMap { $0 } && old.condition == index.condition
+        }
     }
 
     // MARK: - Derivations

@@ -60,6 +60,12 @@ demo: build
 	@echo; echo "Outputs in $(DEMO_OUT)/:"; ls -l $(DEMO_OUT)
 	@echo; echo "First rows of $(DEMO_OUT)/products.csv:"; head -n 4 $(DEMO_OUT)/products.csv
 	@echo; echo "Rejected records, with why: $(DEMO_OUT)/products.rejects.csv"; cut -c1-160 $(DEMO_OUT)/products.rejects.csv
+	@echo; echo "Migrations: a store made with Pipelines/inventory.model/v1.yml, migrated v1 -> v2 -> v3 by ferry run"
+	$(FERRY) import SampleData/inventory-v1.csv --store $(DEMO_OUT)/inventory.sqlite --entity Item \
+	  --model Pipelines/inventory.model/v1.yml --quiet
+	$(FERRY) migrate --store $(DEMO_OUT)/inventory.sqlite --model Pipelines/inventory.model --plan
+	$(FERRY) run Pipelines/inventory.yml
+	$(FERRY) inspect --store $(DEMO_OUT)/inventory.sqlite | sed -n '/Model versions/,/^$$/p'
 	@echo; echo "Inspect the store: $(FERRY) inspect --store $(DEMO_OUT)/catalog.sqlite"
 	@echo "Read the Parquet snapshot: duckdb -c \"SELECT * FROM '$(DEMO_OUT)/lake/Product/*.parquet'\""
 	@echo "Read the Parquet dataset: duckdb -c \"SELECT * FROM read_parquet('$(DEMO_OUT)/products.parquet/**/*.parquet', hive_partitioning = true)\""

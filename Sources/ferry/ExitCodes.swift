@@ -59,6 +59,9 @@ func exitCode(for error: any Error) -> ExitCode {
         return error.isMissingInputOnly ? FerryExitCode.noInput : FerryExitCode.configuration
     case is ModelError:
         return FerryExitCode.configuration
+    case let error as MigrationError:
+        return error.code == .dataViolation || error.code == .stageFailed
+            ? FerryExitCode.dataError : FerryExitCode.configuration
     case is ArgumentParser.ValidationError:
         return FerryExitCode.usage
     case let error as StoreError:
@@ -83,6 +86,8 @@ private func exitCode(for error: StoreError) -> ExitCode {
         return FerryExitCode.configuration
     case .fileNotFound, .notAFerryStore:
         return FerryExitCode.noInput
+    case .migrationInProgress:
+        return FerryExitCode.locked
     case .constraintConflict, .missingMandatoryProperty, .invalidBatchRequest, .objectNotFound,
         .invalidBlobReference, .batchDeleteDenied:
         return FerryExitCode.dataError

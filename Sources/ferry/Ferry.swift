@@ -24,7 +24,7 @@ struct Ferry: AsyncParsableCommand {
         subcommands: [
             RunCommand.self, ValidateCommand.self, ImportCommand.self, ExportCommand.self, SnapshotCommand.self,
             InspectCommand.self, HistoryCommand.self, SchemaCommand.self, PruneCommand.self, ConvertCommand.self,
-            CountCommand.self,
+            CountCommand.self, MigrateCommand.self,
             ModelCommand.self,
             GenerateCommand.self,
         ]

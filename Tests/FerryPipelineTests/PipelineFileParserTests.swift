@@ -73,7 +73,7 @@ struct PipelineFileParserTests {
 
     @Test func aKeyNothingResemblesListsTheValidKeys() {
         let found = issues("store: catalog.sqlite\nsteps: []\ncolour: blue\n")
-        #expect(found.first?.message == "unknown key 'colour'; expected one of store, model, history, steps")
+        #expect(found.first?.message == "unknown key 'colour'; expected one of store, model, history, migration, steps")
     }
 }
 

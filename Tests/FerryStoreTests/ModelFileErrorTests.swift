@@ -91,7 +91,8 @@ struct ModelFileErrorTests {
                 """) == [
                     "Pipelines/test.model.yml:2: entity Product, attribute name: unknown key 'colour'; expected one of "
                         + "type, optional, default, transient, indexed, unique, min, max, minLength, maxLength, regex, "
-                        + "allowsExternalStorage, derivation, transformer, precision, scale, valueType"
+                        + "allowsExternalStorage, derivation, transformer, precision, scale, valueType, "
+                        + "renamingIdentifier"
                 ])
     }
 

@@ -44,6 +44,23 @@ public struct StoreInspection: Sendable, Hashable, Encodable {
         }
     }
 
+    /// One model version the store has had (its `ferry_model_history`).
+    public struct ModelVersion: Sendable, Hashable, Encodable {
+        public var version: Int
+        /// The model's version hash.
+        public var hash: String
+        /// `created`, `adopted` or `migrated`.
+        public var kind: String
+        public var appliedAt: String
+        public var appliedBy: String
+
+        enum CodingKeys: String, CodingKey {
+            case version, hash, kind
+            case appliedAt = "applied_at"
+            case appliedBy = "applied_by"
+        }
+    }
+
     /// The external blob folder: its files (temporary ones left out) and their bytes.
     public struct Blobs: Sendable, Hashable, Encodable {
         public var folder: String
@@ -58,12 +75,19 @@ public struct StoreInspection: Sendable, Hashable, Encodable {
     /// `nil` when the store has no history tables.
     public var history: History?
     public var blobs: Blobs
+    /// Every model version the store has had, oldest first (empty for a store without a model history).
+    public var modelVersions: [ModelVersion] = []
+
+    enum CodingKeys: String, CodingKey {
+        case store, entities, runs, history, blobs
+        case modelVersions = "model_versions"
+    }
 
     /// Reads the inspection of `store` from one snapshot.
     ///
     /// - Throws: `StoreError` when reading fails.
     public static func read(_ store: PersistentStore, path: String) async throws -> StoreInspection {
-        let (entities, runs, history) = try await store.withReadSnapshot { snapshot in
+        let (entities, runs, history, versions) = try await store.withReadSnapshot { snapshot in
             let entities = try snapshot.schema.model.entities.map { entity in
                 SnapshotManifest.EntityCount(name: entity.name, rows: try snapshot.count(of: entity.name))
             }
@@ -73,10 +97,21 @@ public struct StoreInspection: Sendable, Hashable, Encodable {
                 history = History(
                     latestToken: snapshot.historyToken, transactions: try snapshot.historyTransactionCount())
             }
-            return (entities, runs, history)
+            var versions: [ModelVersion] = []
+            if try snapshot.hasTable("ferry_model_history") {
+                versions = try snapshot.rows(
+                    "SELECT version, model_hash, kind, applied_at, applied_by FROM ferry_model_history ORDER BY version"
+                ).map { row in
+                    ModelVersion(
+                        version: Int(row[0].integer ?? 0), hash: row[1].text ?? "", kind: row[2].text ?? "",
+                        appliedAt: row[3].text ?? "", appliedBy: row[4].text ?? "")
+                }
+            }
+            return (entities, runs, history, versions)
         }
         return StoreInspection(
-            store: path, entities: entities, runs: runs, history: history, blobs: blobFolder(path + "-blobs"))
+            store: path, entities: entities, runs: runs, history: history, blobs: blobFolder(path + "-blobs"),
+            modelVersions: versions)
     }
 
     /// The inspection as pretty-printed JSON with sorted keys.

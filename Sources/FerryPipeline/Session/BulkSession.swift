@@ -58,7 +58,9 @@ public final class BulkSession {
         guard FileManager.default.fileExists(atPath: storePath) else {
             throw StoreError(.fileNotFound, "there is no store at this path", path: storePath)
         }
-        let container = try await StoreSettings().loadContainer(
+        var settings = StoreSettings()
+        settings.considersMigration = false
+        let container = try await settings.loadContainer(
             storePath: storePath, modelPath: model, inferredModel: nil, logger: logger)
         return BulkSession(container: container, lock: nil, logger: logger)
     }
@@ -119,6 +121,8 @@ public final class BulkSession {
         var file = file
         var settings = settings
         settings.recordsHistory = settings.recordsHistory || file.recordsHistory
+        settings.migratesAutomatically = settings.migratesAutomatically && file.migratesAutomatically
+        settings.migrationAppliedBy = "ferry run \(file.path)"
         // The real store's lock, held for a dry run too: its copy must not be taken while a run writes.
         let lock = try StoreLock(storePath: file.store)
         var scratch: URL?

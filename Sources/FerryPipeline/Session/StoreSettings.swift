@@ -14,6 +14,17 @@ public struct StoreSettings: Sendable {
     public var synchronous: PersistentStoreDescription.Synchronous = .normal
     /// Turn persistent history on (opt-in, as in Core Data); a store that records it always keeps recording.
     public var recordsHistory = false
+    /// Migrate a store whose model differs from the model file given before opening it, when the migration may run
+    /// by itself (see ``StoreMigration/migrateIfNeeded(automatic:)``); when false, such a store fails to open with a
+    /// message naming `ferry migrate`.
+    public var migratesAutomatically = true
+    /// What the model history records as having migrated a store automatically.
+    public var migrationAppliedBy = "ferry"
+    /// The entity an ad hoc import writes: when an existing store's model lacks it (and no model file is given), the
+    /// entity inferred from the records is added to the store's model by a migration.
+    public var adHocEntity: String?
+    /// Whether opening looks for a migration at all: not when the store is opened to read it.
+    var considersMigration = true
 
     /// The default settings.
     public init() {}
@@ -36,7 +47,10 @@ public struct StoreSettings: Sendable {
         description.recordsHistory = recordsHistory || PersistentStore.hasRecordedHistory(at: storePath)
         let name = URL(fileURLWithPath: storePath).deletingPathExtension().lastPathComponent
         let container: PersistentContainer
-        if let modelPath {
+        if let modelPath, considersMigration {
+            try await StoreMigration(
+                storePath: storePath, modelPath: modelPath, appliedBy: migrationAppliedBy, logger: logger
+            ).migrateIfNeeded(automatic: migratesAutomatically)
             let file = try ModelFile(contentsOf: modelPath)
             container = PersistentContainer(
                 name: name, model: file.model, storeDescription: description, logger: logger)
@@ -44,9 +58,40 @@ public struct StoreSettings: Sendable {
             container = PersistentContainer(
                 name: name, model: try inferredModel(), storeDescription: description, logger: logger)
         } else {
+            if considersMigration, let inferredModel, let adHocEntity,
+                FileManager.default.fileExists(atPath: storePath)
+            {
+                try addEntity(adHocEntity, of: inferredModel, toStoreAt: storePath, logger: logger)
+            }
             container = try await PersistentContainer(name: name, storeDescription: description, logger: logger)
         }
         try await container.loadPersistentStores()
         return container
+    }
+
+    /// An ad hoc import into an existing store of an entity the store's model lacks: the entity, inferred from the
+    /// records, is added to the store's model by a migration (a new table; no existing data is touched).
+    private func addEntity(
+        _ name: String, of inferredModel: () throws -> ManagedObjectModel, toStoreAt storePath: String, logger: Logger
+    ) throws {
+        let migrator = StoreMigrator(storePath: storePath, appliedBy: migrationAppliedBy, logger: logger)
+        let stored: ManagedObjectModel
+        do {
+            stored = try migrator.storedModel()
+        } catch is StoreError {
+            return  // opening the store reports it
+        }
+        // A name close to an existing entity's is more likely a typo than a new entity: opening reports it.
+        let names = stored.entities.map(\.name)
+        guard stored.entity(named: name) == nil, NameSuggestion.suggestion(for: name, among: names) == nil else { return }
+        var merged = stored
+        for entity in try inferredModel().entities where stored.entity(named: entity.name) == nil {
+            merged.entities.append(entity)
+        }
+        guard merged.entities.count > stored.entities.count else { return }
+        let plan = try migrator.plan(to: merged)
+        try migrator.migrate(to: plan)
+        let added = merged.entities.dropFirst(stored.entities.count).map(\.name).joined(separator: ", ")
+        logger.info("added \(added) to the store's model", metadata: ["store": "\(storePath)"])
     }
 }

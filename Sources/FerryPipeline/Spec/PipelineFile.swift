@@ -31,6 +31,10 @@ public struct PipelineFile: Sendable {
     /// Whether the store records persistent history (needed by `sinceLast` exports); off by default, as in Core
     /// Data (a store that already records history keeps recording).
     public var recordsHistory = false
+    /// Whether a store whose model differs from `model` is migrated before the steps when the migration is inferable,
+    /// removes no data and is not blocked by data (`migration: automatic`, the default); `migration: manual` leaves
+    /// every migration to `ferry migrate`.
+    public var migratesAutomatically = true
     /// The steps, in order.
     public var steps: [PipelineStep] = []
 

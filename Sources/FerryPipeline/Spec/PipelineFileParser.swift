@@ -9,7 +9,7 @@ import Yams
 /// `import`, `batchUpdate`, `batchDelete`, `export`, `snapshot`). Relative paths are relative to the pipeline
 /// file's folder. The keys of each step are listed in `importKeys` and the other `…Keys`.
 public struct PipelineFileParser {
-    static let topKeys = ["store", "model", "history", "steps"]
+    static let topKeys = ["store", "model", "history", "migration", "steps"]
     static let stepKinds = ["import", "batchUpdate", "batchDelete", "export", "snapshot"]
     static let importKeys = [
         "name", "source", "format", "delimiter", "header", "null", "lenient", "flatten", "entity", "key", "fields",
@@ -79,6 +79,13 @@ public struct PipelineFileParser {
             path: path, store: resolve(store),
             model: fields["model"].flatMap { reader.string($0, "model") }.map(resolve))
         if let node = fields["history"] { file.recordsHistory = reader.bool(node, "history") ?? false }
+        if let node = fields["migration"], let mode = reader.string(node, "migration") {
+            switch mode {
+            case "automatic": file.migratesAutomatically = true
+            case "manual": file.migratesAutomatically = false
+            default: reader.report(node, "migration", "expected automatic or manual, not '\(mode)'")
+            }
+        }
         guard let stepsNode = fields["steps"], case .sequence(let steps) = stepsNode, !steps.isEmpty else {
             reader.report(fields["steps"] ?? root, "steps", "expected a list of steps (- import: …)")
             return nil

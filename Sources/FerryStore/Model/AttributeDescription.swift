@@ -34,6 +34,9 @@ public struct AttributeDescription: Sendable, Hashable {
     public var decimalPrecision: Int?
     /// For a decimal with a ``decimalPrecision``: the digits after the point (0…precision; 0 when not given).
     public var decimalScale: Int?
+    /// The name this element had in the model version a migration starts from (Core Data's `renamingIdentifier`),
+    /// so that a migration renames it and keeps its data; `nil` when it kept its name. Not part of the version hash.
+    public var renamingIdentifier: String? = nil
 
     /// For a transformable: the Swift type of its values, such as `[String]` (Xcode's `customClassName`), which
     /// generated code decodes to; `nil` when not given. It does not shape the store (no part of the version hash).

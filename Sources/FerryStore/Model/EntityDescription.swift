@@ -16,6 +16,9 @@ public struct EntityDescription: Sendable, Hashable {
     public var uniquenessConstraints: [[String]]
     /// Attribute-name lists that get a (non-unique) index each.
     public var indexes: [[String]]
+    /// The name this element had in the model version a migration starts from (Core Data's `renamingIdentifier`),
+    /// so that a migration renames it and keeps its data; `nil` when it kept its name. Not part of the version hash.
+    public var renamingIdentifier: String? = nil
 
     /// Creates an entity.
     public init(

@@ -13,14 +13,20 @@ public struct ModelFile: Sendable {
     /// What validation found questionable but allowed, in file order.
     public let warnings: [ModelWarning]
 
-    /// Loads and validates the model file at `path`: YAML, or an Xcode model (an `.xcdatamodeld` folder, whose
-    /// current version `.xccurrentversion` names, or one `.xcdatamodel` folder; see ``XcodeModelBundle``).
+    /// Loads and validates the model file at `path`: YAML, an Xcode model (an `.xcdatamodeld` folder, whose
+    /// current version `.xccurrentversion` names, or one `.xcdatamodel` folder; see ``XcodeModelBundle``), or the
+    /// current version of a versioned model folder (``VersionedModelFolder``).
     ///
     /// - Throws: ``ModelError`` with code ``ModelError/Code/fileNotFound`` or ``ModelError/Code/unreadableFile``
     ///   when the file cannot be read; otherwise as ``init(yaml:path:)``.
     public init(contentsOf path: String) throws {
         if XcodeModelBundle.isXcodeModel(path) {
             try self.init(xcodeModelAt: path)
+            return
+        }
+        if VersionedModelFolder.isVersionedModel(path) {
+            let current = try VersionedModelFolder(contentsOf: path).current
+            try self.init(contentsOf: current.path)
             return
         }
         guard FileManager.default.fileExists(atPath: path) else {

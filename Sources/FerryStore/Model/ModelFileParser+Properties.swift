@@ -67,6 +67,7 @@ extension ModelFileParser {
                     break
                 }
                 attribute.valueTypeName = text(node, key, element)
+            case "renamingIdentifier": attribute.renamingIdentifier = text(node, key, element)
             default: break  // `type` and `transformer`, read above
             }
         }
@@ -143,6 +144,7 @@ extension ModelFileParser {
             case "optional": relationship.isOptional = bool(node, key, element) ?? true
             case "minCount": relationship.minCount = integer(node, key, element) ?? 0
             case "maxCount": relationship.maxCount = integer(node, key, element) ?? 0
+            case "renamingIdentifier": relationship.renamingIdentifier = text(node, key, element)
             default: break  // `to`, read above
             }
         }

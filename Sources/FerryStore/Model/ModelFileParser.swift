@@ -64,6 +64,9 @@ struct ModelFileParser {
         }
         if let node = fields["abstract"] { entity.isAbstract = bool(node, "abstract", element) ?? false }
         if let node = fields["parent"] { entity.parentEntity = text(node, "parent", element) }
+        if let node = fields["renamingIdentifier"] {
+            entity.renamingIdentifier = text(node, "renamingIdentifier", element)
+        }
         var uniqueAttributes: [(name: String, position: ModelFileSourceMap.Position?)] = []
         if let node = fields["attributes"], let mapping = mapping(node, "'attributes'", element) {
             for (keyNode, value) in mapping {

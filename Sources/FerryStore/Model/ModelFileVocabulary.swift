@@ -4,16 +4,18 @@ enum ModelFileVocabulary {
     /// Keys at the top of a model file.
     static let topLevelKeys = ["entities", "fetchRequestTemplates"]
     /// Keys of an entity.
-    static let entityKeys = ["abstract", "parent", "attributes", "relationships", "uniquenessConstraints", "indexes"]
+    static let entityKeys = ["abstract", "parent", "attributes", "relationships", "uniquenessConstraints", "indexes",
+        "renamingIdentifier",
+    ]
     /// Keys of an attribute in its long form.
     static let attributeKeys = [
         "type", "optional", "default", "transient", "indexed", "unique", "min", "max", "minLength", "maxLength",
         "regex", "allowsExternalStorage", "derivation", "transformer", "precision", "scale",
-        "valueType",
+        "valueType", "renamingIdentifier",
     ]
     /// Keys of a relationship in its long form.
     static let relationshipKeys = [
-        "to", "inverse", "toMany", "ordered", "deleteRule", "optional", "minCount", "maxCount",
+        "to", "inverse", "toMany", "ordered", "deleteRule", "optional", "minCount", "maxCount", "renamingIdentifier",
     ]
     /// Keys of a fetch request template.
     static let fetchRequestTemplateKeys = ["entity", "predicate"]

@@ -52,6 +52,7 @@ struct ModelFileWriter {
         let isEmpty =
             !entity.isAbstract && entity.parentEntity == nil && entity.attributes.isEmpty
             && entity.relationships.isEmpty && entity.uniquenessConstraints.isEmpty && entity.indexes.isEmpty
+            && entity.renamingIdentifier == nil
         guard !isEmpty else {
             lines.append("  \(Self.name(entity.name)): {}")
             return
@@ -59,6 +60,7 @@ struct ModelFileWriter {
         lines.append("  \(Self.name(entity.name)):")
         if entity.isAbstract { lines.append("    abstract: true") }
         if let parent = entity.parentEntity { lines.append("    parent: \(Self.name(parent))") }
+        if let old = entity.renamingIdentifier { lines.append("    renamingIdentifier: \(Self.name(old))") }
         if !entity.attributes.isEmpty {
             lines.append("    attributes:")
             for attribute in entity.attributes {
@@ -105,6 +107,7 @@ struct ModelFileWriter {
         if let derivation = attribute.derivation { settings.append(("derivation", text(derivation))) }
         if let precision = attribute.decimalPrecision { settings.append(("precision", String(precision))) }
         if let scale = attribute.decimalScale { settings.append(("scale", String(scale))) }
+        if let old = attribute.renamingIdentifier { settings.append(("renamingIdentifier", name(old))) }
         return settings.count == 1 ? attribute.type.name : flowMapping(settings)
     }
 
@@ -119,6 +122,7 @@ struct ModelFileWriter {
         if relationship.deleteRule != .nullify { settings.append(("deleteRule", relationship.deleteRule.rawValue)) }
         if relationship.minCount != 0 { settings.append(("minCount", String(relationship.minCount))) }
         if relationship.maxCount != 0 { settings.append(("maxCount", String(relationship.maxCount))) }
+        if let old = relationship.renamingIdentifier { settings.append(("renamingIdentifier", name(old))) }
         return settings.count == 1 ? name(relationship.destinationEntity) : flowMapping(settings)
     }
 

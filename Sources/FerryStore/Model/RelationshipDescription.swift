@@ -18,6 +18,9 @@ public struct RelationshipDescription: Sendable, Hashable {
     public var minCount: Int
     /// Most objects a to-many may hold (0: no maximum).
     public var maxCount: Int
+    /// The name this element had in the model version a migration starts from (Core Data's `renamingIdentifier`),
+    /// so that a migration renames it and keeps its data; `nil` when it kept its name. Not part of the version hash.
+    public var renamingIdentifier: String? = nil
 
     /// Creates a relationship; to-one, optional and nullify unless said otherwise.
     public init(

@@ -73,8 +73,9 @@ public final class PersistentStore: Sendable {
         logger: Logger = Logger(label: "ferry.store")
     ) async throws -> PersistentStore {
         let warnings = try model.validate()
-        let schema = StoreSchema(model: model)
         if case .file(let path) = description.location {
+            // A new store numbers its entities in model order; an existing one keeps its numbers (read below).
+            let schema = StoreSchema(model: model)
             // File work with syncs: off the cooperative pool.
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 DispatchQueue.global().async {
@@ -98,7 +99,7 @@ public final class PersistentStore: Sendable {
             throw StoreError(
                 .openFailed, "cannot open the store", path: description.sqlitePath, underlying: error)
         }
-        let metadata = try await writer.run { connection in
+        let (metadata, schema) = try await writer.run { connection in
             try connection.execute("PRAGMA synchronous = \(description.synchronous.rawValue)")
             if let cache = description.cacheSizeKiB { try connection.execute("PRAGMA cache_size = -\(max(cache, 1))") }
             if let checkpointer {
@@ -107,10 +108,11 @@ public final class PersistentStore: Sendable {
                 try connection.execute("PRAGMA wal_autocheckpoint = \(max(pages, 0))")
             }
             try PersistentStore.registerSQLFunctions(on: connection)
+            let schema = try StoreSchema(model: model, entityIDs: StoreSchema.storedEntityIDs(on: connection))
             let metadata = try StoreMetadata.prepare(connection, schema: schema)
             if description.recordsHistory { try HistoryTables.create(on: connection, path: description.sqlitePath) }
             try PersistentStore.prepareBlobs(on: connection, schema: schema, logger: logger)
-            return metadata
+            return (metadata, schema)
         }
         for warning in ModelWarningLog.takeUnlogged(warnings) { logger.warning("\(warning)") }
         return PersistentStore(

@@ -35,12 +35,16 @@ public struct StoreMetadata: Sendable, Hashable {
         do {
             return try connection.transaction(.immediate) {
                 if let existing = try read(connection) {
+                    try StoreMigrationState.refuseIfMidMigration(connection)
                     try check(existing, against: schema, path: connection.path)
                     try keep(schema.model, on: connection)
+                    try ModelHistory.adoptIfEmpty(schema.model, on: connection)
                     return existing
                 }
                 let metadata = try create(connection, schema: schema)
                 try keep(schema.model, on: connection)
+                try ModelHistory.append(
+                    schema.model, kind: "created", appliedBy: ModelHistory.defaultAppliedBy, on: connection)
                 return metadata
             }
         } catch let error as SQLiteError {
@@ -92,8 +96,8 @@ public struct StoreMetadata: Sendable, Hashable {
             throw StoreError(
                 .incompatibleModel,
                 "the store was created with a different model (store model \(existing.modelHash.prefix(12)), "
-                    + "this model \(modelHash.prefix(12))); open it with the model it was created with, or start "
-                    + "a new store (migrations are not supported yet)",
+                    + "this model \(modelHash.prefix(12))); open it with the model it was created with, or migrate it "
+                    + "to this model first (`ferry migrate --store PATH --model FILE --plan` shows what that does)",
                 path: path)
         }
         guard existing.formatVersion == currentFormatVersion else {

@@ -11,6 +11,7 @@ extension StoreSchema {
         CREATE TABLE IF NOT EXISTS ferry_entities (
             ent INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, parent INTEGER, table_name TEXT NOT NULL)
         """,
+        ModelHistory.createStatement,
     ]
 
     /// The SQL that creates every table and index of the store, in order: Ferry's own tables, one table per
@@ -23,27 +24,13 @@ extension StoreSchema {
         for root in roots {
             let table = root.name
             let hierarchy = [root.name] + model.subentities(of: root.name)
-            var columns = [
-                "\(SQL.identifier("_pk")) INTEGER PRIMARY KEY", "\(SQL.identifier("_ent")) INTEGER NOT NULL",
-                "\(SQL.identifier("_opt")) INTEGER NOT NULL DEFAULT 1",
-            ]
-            var seen: Set<String> = ["_pk", "_ent", "_opt"]
-            func add(_ column: String, _ type: String) {
-                guard seen.insert(column).inserted else { return }
-                columns.append("\(SQL.identifier(column)) \(type)")
-            }
             for name in hierarchy {
                 guard let entity = model.entity(named: name) else { continue }
-                for attribute in entity.attributes where attribute.isStored {
-                    add(attribute.name, attribute.type.sqlType)
-                    if attribute.isIndexed { indexes.append(index(on: table, [attribute.name], unique: false)) }
+                for attribute in entity.attributes where attribute.isStored && attribute.isIndexed {
+                    indexes.append(index(on: table, [attribute.name], unique: false))
                 }
                 for relationship in entity.relationships where !relationship.isToMany {
-                    add(relationship.name, "INTEGER")
                     indexes.append(index(on: table, [relationship.name], unique: false, kind: "fk"))
-                    if let entityColumn = mapping(for: name)?.foreignKeys[relationship.name]?.entityColumn {
-                        add(entityColumn, "INTEGER")
-                    }
                 }
                 for columnsOfIndex in entity.indexes {
                     indexes.append(index(on: table, columnsOfIndex, unique: false))
@@ -52,9 +39,7 @@ extension StoreSchema {
                     indexes.append(uniqueIndex(on: table, constraint, declaredOn: name))
                 }
             }
-            for column in orderColumns(inTable: table) { add(column, "INTEGER") }
-            statements.append(
-                "CREATE TABLE IF NOT EXISTS \(SQL.identifier(table)) (\(columns.joined(separator: ", ")))")
+            statements.append(createTableStatement(forRoot: table))
             // Every row of a table that holds one entity has the same `_ent`: an index on it would only cost
             // each insert a second B-tree to write.
             if hierarchy.count > 1 { indexes.append(index(on: table, ["_ent"], unique: false)) }
@@ -69,6 +54,40 @@ extension StoreSchema {
             indexes.append(index(on: join.name, ["destination"], unique: false))
         }
         return statements + Self.uniquelyNamed(indexes) + derivationTriggerStatements + blobStatements
+    }
+
+    /// The columns of the table of the hierarchy rooted at `root` after `_pk`, `_ent` and `_opt`, in table order:
+    /// stored attributes, to-one relationships (and their `_ent` columns), then order columns.
+    func tableColumns(forRoot root: String) -> [(name: String, type: String)] {
+        var columns: [(name: String, type: String)] = []
+        var seen: Set<String> = ["_pk", "_ent", "_opt"]
+        func add(_ column: String, _ type: String) {
+            guard seen.insert(column).inserted else { return }
+            columns.append((column, type))
+        }
+        for name in [root] + model.subentities(of: root) {
+            guard let entity = model.entity(named: name) else { continue }
+            for attribute in entity.attributes where attribute.isStored { add(attribute.name, attribute.type.sqlType) }
+            for relationship in entity.relationships where !relationship.isToMany {
+                add(relationship.name, "INTEGER")
+                if let entityColumn = mapping(for: name)?.foreignKeys[relationship.name]?.entityColumn {
+                    add(entityColumn, "INTEGER")
+                }
+            }
+        }
+        for column in orderColumns(inTable: root) { add(column, "INTEGER") }
+        return columns
+    }
+
+    /// `CREATE TABLE IF NOT EXISTS` for the hierarchy rooted at `root`, under the name `table` (the root's name
+    /// unless a migration fills a table beside the old one).
+    func createTableStatement(forRoot root: String, named table: String? = nil) -> String {
+        let columns =
+            [
+                "\(SQL.identifier("_pk")) INTEGER PRIMARY KEY", "\(SQL.identifier("_ent")) INTEGER NOT NULL",
+                "\(SQL.identifier("_opt")) INTEGER NOT NULL DEFAULT 1",
+            ] + tableColumns(forRoot: root).map { "\(SQL.identifier($0.name)) \($0.type)" }
+        return "CREATE TABLE IF NOT EXISTS \(SQL.identifier(table ?? root)) (\(columns.joined(separator: ", ")))"
     }
 
     /// Index statements whose names are made unique: an index on `[a_b]` and one on `[a, b]` would both be called
@@ -115,7 +134,7 @@ extension StoreSchema {
 
     /// A UNIQUE index for a constraint; one declared on a sub-entity covers only that sub-entity's rows
     /// (a partial index, `WHERE _ent IN (…)` the sub-entity and its descendants).
-    private func uniqueIndex(on table: String, _ columns: [String], declaredOn entity: String) -> String {
+    func uniqueIndex(on table: String, _ columns: [String], declaredOn entity: String) -> String {
         guard entity != table, let mapping = mapping(for: entity) else {
             return index(on: table, columns, unique: true, kind: "unique")
         }

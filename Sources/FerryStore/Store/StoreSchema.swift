@@ -67,14 +67,23 @@ public struct StoreSchema: Sendable {
     /// Join tables, in model order.
     public let joinTables: [JoinTable]
 
-    /// Maps `model`. Entity numbers follow the model's order with parents before children and are never
-    /// renumbered, so the same model always gets the same numbers.
-    public init(model: ManagedObjectModel) {
+    /// Maps `model`.
+    ///
+    /// - Parameter entityIDs: the entity numbers a store already gave (its `ferry_entities`), which are kept so that
+    ///   no existing entity is ever renumbered, whatever a later model version inserts before it. Entities without
+    ///   one are numbered after the highest given, in the model's order with parents before children; a new store
+    ///   (no numbers given) numbers its entities 1, 2, 3… in that order.
+    public init(model: ManagedObjectModel, entityIDs: [String: Int] = [:]) {
         self.model = model
         var ids: [String: Int] = [:]
         for entity in model.entities {
+            if let id = entityIDs[entity.name] { ids[entity.name] = id }
+        }
+        var next = (ids.values.max() ?? 0) + 1
+        for entity in model.entities {
             for ancestor in model.ancestry(of: entity.name) where ids[ancestor.name] == nil {
-                ids[ancestor.name] = ids.count + 1
+                ids[ancestor.name] = next
+                next += 1
             }
         }
         var entities: [String: EntityMapping] = [:]

@@ -207,6 +207,8 @@ struct ImportCommand: AsyncParsableCommand {
                 settings.cacheMiB = cacheMb
                 settings.synchronous = durability.synchronous
                 settings.recordsHistory = history
+                settings.migrationAppliedBy = "ferry import"
+                settings.adHocEntity = entity
                 let inferenceSpec = spec
                 let session = try await BulkSession.open(
                     storePath: location.store, model: location.model, settings: settings,

@@ -13,7 +13,8 @@ struct InspectCommand: AsyncParsableCommand {
             import runs. Runs are the latest 10 of the run ledger (ferry_runs): each `ferry run`, each of its \
             steps and each `ferry import`, with how it ended (a run whose process died is marked killed by the \
             next one); history is the latest token and the number of transactions kept (when the store records \
-            persistent history); blobs are the files in <store>-blobs/.
+            persistent history); model versions are every model the store has had (ferry_model_history: created, \
+            then one per migration); blobs are the files in <store>-blobs/.
 
             Examples:
               ferry inspect --store catalog.sqlite
@@ -60,6 +61,11 @@ struct InspectCommand: AsyncParsableCommand {
             text += "\(history.transactions) transactions kept\n"
         } else {
             text += "  not recorded\n"
+        }
+        text += "\nModel versions\n"
+        if inspection.modelVersions.isEmpty { text += "  none recorded\n" }
+        for version in inspection.modelVersions {
+            text += "  v\(version.version) \(version.hash.prefix(12)) \(version.kind) \(version.appliedAt) by \(version.appliedBy)\n"
         }
         text +=
             "\nBlobs\n  \(inspection.blobs.files) files, \(inspection.blobs.bytes) bytes in \(inspection.blobs.folder)\n"

@@ -26,6 +26,7 @@ struct Ferry: AsyncParsableCommand {
             InspectCommand.self, HistoryCommand.self, SchemaCommand.self, PruneCommand.self, ConvertCommand.self,
             CountCommand.self,
             ModelCommand.self,
+            PublishCommand.self,
         ]
     )
 

@@ -51,6 +51,7 @@ public struct PipelineStep: Sendable {
         case batchDelete(BatchDeleteStep)
         case export(ExportSpec)
         case snapshot(SnapshotStep)
+        case publish(PublishSpec)
     }
 
     /// The step's name (given, or the kind and entity), unique in the pipeline; the ledger and `--resume` use it.
@@ -67,6 +68,7 @@ public struct PipelineStep: Sendable {
         case .batchDelete: "batchDelete"
         case .export: "export"
         case .snapshot: "snapshot"
+        case .publish: "publish"
         }
     }
 }

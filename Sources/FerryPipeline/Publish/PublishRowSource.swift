@@ -20,6 +20,8 @@ final class PublishRowSource {
     private let scratch: UnsafeMutableRawBufferPointer
     /// The rows read so far.
     private(set) var rowsRead = 0
+    /// Whether the last row was read: SQLite would start the statement over if stepped again.
+    private var isExhausted = false
 
     /// The rows of `table`'s columns for `spec`, in `snapshot`: those changed after `changedAfter` when given, after
     /// skipping the first `skipping` (already published by a killed run).
@@ -60,7 +62,11 @@ final class PublishRowSource {
     /// - Throws: `StoreError` when reading fails or an external blob file is missing.
     func fill(_ chunk: inout CopyChunk, limit: Int) throws -> Int {
         chunk.reset(firstRow: rowsRead + 1)
-        while chunk.count < limit, try rows.next() {
+        while !isExhausted && chunk.count < limit {
+            guard try rows.next() else {
+                isExhausted = true
+                break
+            }
             let statement = rows.statement
             for index in types.indices {
                 if index > 0 { chunk.append(0x09) }

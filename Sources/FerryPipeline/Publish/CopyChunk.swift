@@ -28,6 +28,11 @@ struct CopyChunk {
     /// Appends `text` escaped for COPY's text format: backslash, tab, newline and carriage return get a backslash;
     /// a NUL byte is written `\000`, which PostgreSQL refuses (text cannot hold it), so that record is rejected.
     @inline(__always) mutating func append(escaping text: UnsafeRawBufferPointer) {
+        // Most values hold no byte to escape: one copy then.
+        if !text.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0x00 }) {
+            bytes.append(contentsOf: text)
+            return
+        }
         for byte in text {
             switch byte {
             case 0x5C: bytes.append(0x5C); bytes.append(0x5C)

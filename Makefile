@@ -17,7 +17,7 @@ FERRY        := .build/debug/ferry
 TEST_VENV    := .venv-test
 TEST_PYTHON  := $(CURDIR)/$(TEST_VENV)/bin/python
 
-.PHONY: all build demo test deps test-deps install-missing test-readers bench docs clean
+.PHONY: all build demo test deps test-deps install-missing test-readers bench bench-publish docs clean
 
 all: build
 
@@ -82,6 +82,10 @@ demo: build
 ## bench: Ferry side by side with the C reference (see Tests/Benchmarks/README.md).
 bench: deps
 	bash Tests/Benchmarks/compare.sh
+
+## bench-publish: ferry publish side by side with psql's \copy and a hand-written upsert (a throwaway server).
+bench-publish: deps test-deps
+	bash Tests/Benchmarks/publish-bench.sh
 
 ## docs: the DocC catalogs of the four libraries, into .build/plugins/Swift-DocC/outputs/.
 docs: deps

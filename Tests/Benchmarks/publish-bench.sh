@@ -99,7 +99,8 @@ printf '%-52s %10s %10s %7s %10s\n' "full publish, $ROWS rows (vs \\copy)" "$fer
   "$(python3 -c "print(f'{$ferry_full / $psql_full:.2f}x')")" "$([ -n "$full_rss" ] && echo $((full_rss / 1024)))"
 
 # 2. Incremental publish after the update file, vs staging COPY + INSERT … ON CONFLICT by hand.
-"$FERRY" import "$DATA/products_update.csv" --store "$STORE" --entity Product --key sku --quiet
+"$FERRY" import "$DATA/products_update.csv" --store "$STORE" --entity Product --key sku --merge-policy object-trump \
+  --quiet
 $PSQL -c "CREATE TABLE products_by_hand AS TABLE products; CREATE UNIQUE INDEX ON products_by_hand (sku);"
 start=$(now)
 $PSQL <<SQL

@@ -9,14 +9,15 @@ struct ChunkSender {
     private let mergeSQL: String?
     private let clearStagingSQL = "DELETE FROM ferry_staging"
 
-    /// A sender for `run`'s mode and table; an upsert creates its session's staging table.
+    /// A sender for `run`'s mode and table; an upsert creates its session's staging table, unless `direct`: an
+    /// upsert that sends every row into a table found empty copies straight into it (nothing to merge with).
     ///
     /// - Throws: ``PostgresError``.
-    init(run: PublishRun) throws {
+    init(run: PublishRun, direct: Bool = false) throws {
         let table = run.table
         let columns = table.columns.map { PostgresConnection.identifier($0.name) }.joined(separator: ", ")
         switch run.spec.mode {
-        case .upsert:
+        case .upsert where !direct:
             let target = PostgresConnection.qualifiedIdentifier(table.name)
             // Temporary (this session's own), emptied by every commit, with the table's columns and NOT NULLs.
             try run.connection.execute(
@@ -24,7 +25,7 @@ struct ChunkSender {
                     + "ON COMMIT DELETE ROWS")
             copySQL = "COPY ferry_staging (\(columns)) FROM STDIN"
             mergeSQL = Self.mergeSQL(table: table, columns: columns)
-        case .replace, .append:
+        case .upsert, .replace, .append:
             copySQL = "COPY \(PostgresConnection.qualifiedIdentifier(run.target)) (\(columns)) FROM STDIN"
             mergeSQL = nil
         }

@@ -75,7 +75,7 @@ struct PublishRun {
         let source = try PublishRowSource(
             spec, table: table, snapshot: snapshot, changedAfter: checkpoint.baseToken, skipping: checkpoint.rowsDone)
         var chunk = CopyChunk()
-        var sender = try ChunkSender(run: self)
+        var sender = try ChunkSender(run: self, direct: try sendsIntoEmptyTable())
         while try source.fill(&chunk, limit: spec.chunkSize) > 0 {
             try sender.send(chunk, run: &self)
             progress?(checkpoint.counts.read)
@@ -98,6 +98,15 @@ struct PublishRun {
         }
         logger.info("created the table \(table.name)")
         return false
+    }
+
+    /// Whether this upsert sends every row, from the first, into a table that holds none: then each chunk is copied
+    /// straight into the table, as fast as COPY goes (a resumed pass merges through the staging table again).
+    private func sendsIntoEmptyTable() throws -> Bool {
+        guard spec.mode == .upsert, checkpoint.baseToken == nil, checkpoint.rowsDone == 0 else { return false }
+        return try connection.execute(
+            "SELECT NOT EXISTS (SELECT 1 FROM \(PostgresConnection.qualifiedIdentifier(table.name)))"
+        ).rows.first?[0] == "t"
     }
 
     /// Whether the publish in progress can go on: a replace needs the new table it was filling.

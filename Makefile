@@ -1,10 +1,15 @@
 # Ferry: `make demo` and `make test` work on a fresh Debian machine with Swift installed.
 # They install the C libraries Ferry links (libsqlite3-dev, libcsv-dev, libssl-dev, libzstd-dev, libsnappy-dev)
 # when missing, and libxml2, which Foundation's XMLParser (FoundationXML) loads to read Xcode models; `make test`
-# also creates .venv-test/ with pyarrow and DuckDB, which the tests read Parquet with.
+# also creates .venv-test/ with pyarrow and DuckDB, which the tests read Parquet with, installs PostgreSQL's server
+# (TEST_PKGS) and runs one for the tests (Tests/postgres-server.sh), stopped again when they end, pass or fail.
 
 SWIFT        ?= swift
-SYSTEM_PKGS  := libsqlite3-dev libcsv-dev libssl-dev libzstd-dev libsnappy-dev libxml2
+SYSTEM_PKGS  := libsqlite3-dev libcsv-dev libssl-dev libzstd-dev libsnappy-dev libxml2 libpq-dev
+# Only the tests need a PostgreSQL server (ferry publish's tests run against a real one).
+TEST_PKGS    := postgresql
+# Where Tests/postgres-server.sh remembers the server it started for `make test`.
+TEST_POSTGRES := $(CURDIR)/.build/postgres-test.state
 # Where Pipelines/demo.yml writes.
 DEMO_OUT     := out/demo
 FERRY        := .build/debug/ferry
@@ -12,13 +17,20 @@ FERRY        := .build/debug/ferry
 TEST_VENV    := .venv-test
 TEST_PYTHON  := $(CURDIR)/$(TEST_VENV)/bin/python
 
-.PHONY: all build demo test deps test-readers bench docs clean
+.PHONY: all build demo test deps test-deps install-missing test-readers bench bench-publish docs clean
 
 all: build
 
 ## deps: install the system libraries Ferry needs (apt-get, as root) if any is missing.
 deps:
-	@missing=""; for p in $(SYSTEM_PKGS); do \
+	@$(MAKE) --no-print-directory install-missing PKGS="$(SYSTEM_PKGS)"
+
+## test-deps: the system packages only the tests need (PostgreSQL's server).
+test-deps:
+	@$(MAKE) --no-print-directory install-missing PKGS="$(TEST_PKGS)"
+
+install-missing:
+	@missing=""; for p in $(PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -48,9 +60,12 @@ test-readers:
 	fi
 
 ## test: the whole test suite (what CI runs).
-test: deps test-readers
+test: deps test-deps test-readers
 	$(SWIFT) build --build-tests
-	FERRY_TEST_PYTHON=$(TEST_PYTHON) $(SWIFT) test --skip-build
+	@bash Tests/postgres-server.sh stop $(TEST_POSTGRES)
+	@url=$$(bash Tests/postgres-server.sh start $(TEST_POSTGRES)) || exit 1; \
+	  FERRY_TEST_POSTGRES_URL="$$url" FERRY_TEST_PYTHON=$(TEST_PYTHON) $(SWIFT) test --skip-build; status=$$?; \
+	  bash Tests/postgres-server.sh stop $(TEST_POSTGRES); exit $$status
 
 ## demo: run Pipelines/demo.yml on SampleData/ into out/demo/ and show what it made.
 demo: build
@@ -73,6 +88,10 @@ demo: build
 ## bench: Ferry side by side with the C reference (see Tests/Benchmarks/README.md).
 bench: deps
 	bash Tests/Benchmarks/compare.sh
+
+## bench-publish: ferry publish side by side with psql's \copy and a hand-written upsert (a throwaway server).
+bench-publish: deps test-deps
+	bash Tests/Benchmarks/publish-bench.sh
 
 ## docs: the DocC catalogs of the four libraries, into .build/plugins/Swift-DocC/outputs/.
 docs: deps

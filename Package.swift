@@ -35,6 +35,7 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CSnappy", providers: [.apt(["libsnappy-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         .target(
             name: "FerrySQLite",
@@ -50,6 +51,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            // libpq's wrapper: connections, statements, COPY, advisory locks; the only user of PQ* functions.
+            name: "FerryPostgres",
+            dependencies: ["CLibPQ"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "FerryIO",
             dependencies: ["CLibCSV", "CZstd", "CSnappy"],
             swiftSettings: strictSettings
@@ -58,8 +65,8 @@ let package = Package(
             name: "FerryPipeline",
             dependencies: [
                 // FerrySQLite: only for the pipeline's own tables (Runtime/: the run ledger, export positions).
-                "FerryIO", "FerryStore", "FerrySQLite", .product(name: "Logging", package: "swift-log"),
-                .product(name: "Yams", package: "Yams"),
+                "FerryIO", "FerryStore", "FerrySQLite", "FerryPostgres",
+                .product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings
         ),
@@ -90,7 +97,7 @@ let package = Package(
         ),
         .target(
             name: "FerryTestSupport",
-            dependencies: ["FerryIO", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["FerryIO", "FerryPostgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
 
@@ -113,7 +120,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FerryPipelineTests",
-            dependencies: ["FerryPipeline", "FerryStore", "FerryIO", "FerryTestSupport"],
+            dependencies: ["FerryPipeline", "FerryStore", "FerryIO", "FerryPostgres", "FerryTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -123,7 +130,9 @@ let package = Package(
         ),
         .testTarget(
             name: "FerryCLITests",
-            dependencies: ["ferry", "FerryIO", "FerrySQLite", "FerryStore", "FerryPipeline", "FerryTestSupport"],
+            dependencies: [
+                "ferry", "FerryIO", "FerrySQLite", "FerryStore", "FerryPipeline", "FerryPostgres", "FerryTestSupport",
+            ],
             swiftSettings: strictSettings
         ),
     ],

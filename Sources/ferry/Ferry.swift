@@ -27,6 +27,7 @@ struct Ferry: AsyncParsableCommand {
             CountCommand.self, MigrateCommand.self,
             ModelCommand.self,
             GenerateCommand.self,
+            PublishCommand.self,
         ]
     )
 

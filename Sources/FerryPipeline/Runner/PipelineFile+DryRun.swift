@@ -5,6 +5,8 @@ extension PipelineFile {
     /// file a step would write (rejects, exports, manifests, snapshots) goes there too. Running it reports what
     /// the real run would change; deleting `folder` afterwards leaves the real store and outputs untouched.
     ///
+    /// Publish steps are left out: they write to a PostgreSQL server, which a copy of the store cannot stand in for.
+    ///
     /// Departure: rather than one transaction rolled back, the run works on a copy, so its cost grows with the
     /// store's size; the result is the same for every step.
     ///
@@ -21,7 +23,10 @@ extension PipelineFile {
             path == "-" ? path : folder.appendingPathComponent("outputs").appendingPathComponent(path).path
         }
         try manager.createDirectory(at: folder.appendingPathComponent("outputs"), withIntermediateDirectories: true)
-        copy.steps = steps.map { step in
+        copy.steps = steps.filter { step in
+            if case .publish = step.action { return false }
+            return true
+        }.map { step in
             var step = step
             switch step.action {
             case .importRecords(var spec):
@@ -33,7 +38,7 @@ extension PipelineFile {
             case .snapshot(var snapshot):
                 snapshot.output = inFolder(URL(fileURLWithPath: snapshot.output).lastPathComponent)
                 step.action = .snapshot(snapshot)
-            case .batchUpdate, .batchDelete:
+            case .batchUpdate, .batchDelete, .publish:
                 break
             }
             return step

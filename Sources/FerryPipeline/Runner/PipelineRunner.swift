@@ -54,8 +54,8 @@ public struct PipelineRunner: Sendable {
                 logger.info("step \(step.name)")
                 let result = try await run(
                     step, ledger: ledger, outputs: outputs, resume: resume, stop: stop, progress: progress)
-                // The run's counts are what it did to the store; an export's rows read are not.
-                if step.kind != "export" { totals.add(result.counts) }
+                // The run's counts are what it did to the store; the rows an export or publish read are not.
+                if step.kind != "export" && step.kind != "publish" { totals.add(result.counts) }
                 report.steps.append(result)
             } catch {
                 report.status = "failed at \(step.name)"
@@ -177,6 +177,13 @@ public struct PipelineRunner: Sendable {
                     logger.info("removed \(removed), beyond the \(keep) kept")
                 }
             }
+        case .publish(var publish):
+            result.entity = publish.entity
+            publish.url = try publish.resolvedURL(environment: ProcessInfo.processInfo.environment)
+            if let rejects = publish.rejectsPath { try Self.makeFolder(of: rejects) }
+            let published = try await Publisher(store: store, logger: logger).publish(publish)
+            result.counts = published.counts
+            result.resumed = published.resumed
         }
         result.seconds = (ContinuousClock.now - started).seconds
         return result

@@ -55,6 +55,7 @@ public struct PipelineStep: Sendable {
         case batchDelete(BatchDeleteStep)
         case export(ExportSpec)
         case snapshot(SnapshotStep)
+        case publish(PublishSpec)
     }
 
     /// The step's name (given, or the kind and entity), unique in the pipeline; the ledger and `--resume` use it.
@@ -71,6 +72,7 @@ public struct PipelineStep: Sendable {
         case .batchDelete: "batchDelete"
         case .export: "export"
         case .snapshot: "snapshot"
+        case .publish: "publish"
         }
     }
 }

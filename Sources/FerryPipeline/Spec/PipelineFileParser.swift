@@ -6,11 +6,11 @@ import Yams
 /// Reads a pipeline file into a ``PipelineFile``, gathering every problem of form with its line and key path.
 ///
 /// Top level: `store` (required), `model`, `history` (true/false), `steps` (a list; each item has exactly one of
-/// `import`, `batchUpdate`, `batchDelete`, `export`, `snapshot`). Relative paths are relative to the pipeline
+/// `import`, `batchUpdate`, `batchDelete`, `export`, `snapshot`, `publish`). Relative paths are relative to the pipeline
 /// file's folder. The keys of each step are listed in `importKeys` and the other `…Keys`.
 public struct PipelineFileParser {
     static let topKeys = ["store", "model", "history", "migration", "steps"]
-    static let stepKinds = ["import", "batchUpdate", "batchDelete", "export", "snapshot"]
+    static let stepKinds = ["import", "batchUpdate", "batchDelete", "export", "snapshot", "publish"]
     static let importKeys = [
         "name", "source", "format", "delimiter", "header", "null", "lenient", "flatten", "entity", "key", "fields",
         "relationships", "blobs", "blobRoots", "constants", "trim", "booleans", "dateFormats", "arraySeparator", "mode",
@@ -184,6 +184,8 @@ public struct PipelineFileParser {
             }
             let name = fields["name"].flatMap { reader.string($0, keyPath + ".name") } ?? "export \(entity)"
             return PipelineStep(name: name, line: line, action: .export(step))
+        case "publish":
+            return parsePublish(node, line: line, keyPath: keyPath)
         default:
             guard let fields = fields(node, keyPath, Self.snapshotKeys), let to = required(fields, "to", node, keyPath)
             else { return nil }

@@ -84,6 +84,12 @@ public enum PipelineValidator {
                     }
                 case .snapshot(let snapshot):
                     if let problem = outputFolderProblem(snapshot.output) { issue("to: \(problem)") }
+                case .publish(let publish):
+                    if let text = publish.predicate { try predicate(text, of: publish.entity, in: model, "where") }
+                    _ = try PublishTable(publish, model: model)
+                    if let rejects = publish.rejectsPath, let problem = outputFolderProblem(rejects) {
+                        issue("rejects: \(problem)")
+                    }
                 }
             } catch let error as PipelineError {
                 issue(error.message)

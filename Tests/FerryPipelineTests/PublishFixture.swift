@@ -1,0 +1,44 @@
+import FerryPostgres
+import FerryStore
+import FerryTestSupport
+import Foundation
+import Testing
+
+@testable import FerryPipeline
+
+/// A store with every attribute type (``ExportFixture``) and a database of its own on the test PostgreSQL server.
+final class PublishFixture {
+    let store: ExportFixture
+    let database: PostgresTestDatabase
+
+    init(recordsHistory: Bool = true) async throws {
+        store = try await ExportFixture(recordsHistory: recordsHistory)
+        database = try PostgresTestDatabase()
+    }
+
+    deinit {
+        database.drop()
+    }
+
+    /// Publishes `Item` into `items` with `configure` applied.
+    @discardableResult
+    func publish(
+        mode: PublishSpec.Mode = .upsert, _ configure: (inout PublishSpec) -> Void = { _ in }
+    ) async throws -> Publisher.Result {
+        var spec = PublishSpec(entity: "Item", to: database.url, table: "items", mode: mode)
+        configure(&spec)
+        return try await Publisher(store: store.store).publish(spec)
+    }
+
+    /// `sku` → `big` of every row of `table`, as text.
+    func bigBySKU(_ table: String = "items") throws -> [String: String?] {
+        var values: [String: String?] = [:]
+        for row in try database.rows("SELECT sku, big FROM \(table)") { values[row[0] ?? ""] = row[1] }
+        return values
+    }
+
+    /// The number of rows of `table`.
+    func count(_ table: String = "items") throws -> Int {
+        Int(try database.rows("SELECT count(*) FROM \(table)").first?[0] ?? "") ?? -1
+    }
+}

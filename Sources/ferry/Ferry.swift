@@ -24,10 +24,7 @@ struct Ferry: AsyncParsableCommand {
         subcommands: [
             RunCommand.self, ValidateCommand.self, ImportCommand.self, ExportCommand.self, SnapshotCommand.self,
             InspectCommand.self, HistoryCommand.self, SchemaCommand.self, PruneCommand.self, ConvertCommand.self,
-            CountCommand.self, MigrateCommand.self,
-            ModelCommand.self,
-            GenerateCommand.self,
-            PublishCommand.self,
+            CountCommand.self, MigrateCommand.self, PublishCommand.self, ModelCommand.self, GenerateCommand.self,
         ]
     )
 

@@ -97,15 +97,10 @@ public struct StoreInspection: Sendable, Hashable, Encodable {
                 history = History(
                     latestToken: snapshot.historyToken, transactions: try snapshot.historyTransactionCount())
             }
-            var versions: [ModelVersion] = []
-            if try snapshot.hasTable("ferry_model_history") {
-                versions = try snapshot.rows(
-                    "SELECT version, model_hash, kind, applied_at, applied_by FROM ferry_model_history ORDER BY version"
-                ).map { row in
-                    ModelVersion(
-                        version: Int(row[0].integer ?? 0), hash: row[1].text ?? "", kind: row[2].text ?? "",
-                        appliedAt: row[3].text ?? "", appliedBy: row[4].text ?? "")
-                }
+            let versions = try snapshot.modelHistory().entries.map { entry in
+                ModelVersion(
+                    version: entry.version, hash: entry.modelHash, kind: entry.kind, appliedAt: entry.appliedAt,
+                    appliedBy: entry.appliedBy)
             }
             return (entities, runs, history, versions)
         }

@@ -1,4 +1,3 @@
-import FerrySQLite
 public import FerryStore
 import Foundation
 import Logging
@@ -21,14 +20,7 @@ extension StoreMigration {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent("store.sqlite").path
-        do {
-            let connection = try Connection(path: storePath, mode: .readOnly)
-            let statement = try connection.prepare("VACUUM INTO ?")
-            try statement.bind([.text(copy)])
-            try statement.run()
-        } catch let error as SQLiteError {
-            throw StoreError(.sqlite, "cannot copy the store to plan its migration", path: storePath, underlying: error)
-        }
+        try StoreMigrator(storePath: storePath).copyStore(to: copy)
         var onCopy = self
         onCopy.storePath = copy
         var outcome = Outcome(plans: [], results: [])

@@ -1,5 +1,4 @@
 import FerryStore
-import FerrySQLite
 import Foundation
 
 /// Reads the rows a publish sends from one consistent snapshot of the store and writes them into ``CopyChunk``s in
@@ -67,10 +66,9 @@ final class PublishRowSource {
                 isExhausted = true
                 break
             }
-            let statement = rows.statement
             for index in types.indices {
                 if index > 0 { chunk.append(0x09) }
-                try appendField(statement, index, types[index], to: &chunk)
+                try appendField(index, types[index], to: &chunk)
             }
             chunk.endRow()
         }
@@ -79,27 +77,25 @@ final class PublishRowSource {
     }
 
     @inline(__always)
-    private func appendField(
-        _ statement: Statement, _ index: Int, _ type: AttributeType, to chunk: inout CopyChunk
-    ) throws {
-        switch (statement.storageClass(at: index), type) {
-        case (.null, _):
+    private func appendField(_ index: Int, _ type: AttributeType, to chunk: inout CopyChunk) throws {
+        switch (rows.storageClass(at: index), type) {
+        case (nil, _):
             chunk.append(0x5C)
             chunk.append(0x4E)
-        case (.integer, .boolean):
-            chunk.append(statement.int64(at: index) == 0 ? 0x66 : 0x74)
-        case (.integer, .date), (.real, .date):
-            let count = ISO8601Text.write(seconds: statement.double(at: index), into: scratch)
+        case (.integer?, .boolean):
+            chunk.append(rows.int64(at: index) == 0 ? 0x66 : 0x74)
+        case (.integer?, .date), (.real?, .date):
+            let count = ISO8601Text.write(seconds: rows.double(at: index), into: scratch)
             chunk.append(raw: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
-        case (.integer, _):
-            let count = ExportFieldWriter.writeDigits(statement.int64(at: index), into: scratch)
+        case (.integer?, _):
+            let count = ExportFieldWriter.writeDigits(rows.int64(at: index), into: scratch)
             chunk.append(raw: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
-        case (.real, _):
+        case (.real?, _):
             // Up to 15 UTF-8 bytes, Swift keeps the text inline: no allocation for ordinary values.
-            var text = statement.double(at: index).description
+            var text = rows.double(at: index).description
             text.withUTF8 { chunk.append(raw: UnsafeRawBufferPointer($0)) }
-        case (.text, .binary), (.text, .transformable):
-            try statement.withTextBytes(at: index) { bytes in
+        case (.text?, .binary), (.text?, .transformable):
+            try rows.withTextBytes(at: index) { bytes in
                 if let relative = ReadSnapshot.blobRelativePath(ofReference: bytes) {
                     let data = try SnapshotRows.blobFileBytes(relative, in: blobFolder)
                     data.withUnsafeBytes { chunk.append(hex: $0) }
@@ -107,10 +103,10 @@ final class PublishRowSource {
                     chunk.append(hex: bytes)
                 }
             }
-        case (.text, _):
-            statement.withTextBytes(at: index) { chunk.append(escaping: $0) }
-        case (.blob, _):
-            statement.withBlobBytes(at: index) { chunk.append(hex: $0) }
+        case (.text?, _):
+            rows.withTextBytes(at: index) { chunk.append(escaping: $0) }
+        case (.blob?, _):
+            rows.withBlobBytes(at: index) { chunk.append(hex: $0) }
         }
     }
 

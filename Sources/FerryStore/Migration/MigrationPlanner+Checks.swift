@@ -16,7 +16,7 @@ extension MigrationPlanner {
         let existing = try count(table, where: Self.entityCondition(ids, table: table))
         guard existing > 0 else { return }
         if let value = attribute.defaultValue {
-            planned.fill = StoredValueEncoder.storageValue(of: value, as: attribute.type)
+            planned.fill = StoredValueCodec.encode(value, as: attribute.type)
             planned.fillEntityIDs = ids
             steps.append(
                 MigrationStep(
@@ -40,7 +40,7 @@ extension MigrationPlanner {
         let nulls = try count(table, where: condition)
         guard nulls > 0 else { return }
         if let value = attribute.defaultValue {
-            planned.fill = StoredValueEncoder.storageValue(of: value, as: attribute.type)
+            planned.fill = StoredValueCodec.encode(value, as: attribute.type)
             planned.fillEntityIDs = ids
             steps.append(
                 MigrationStep(

@@ -1,4 +1,4 @@
-public import FerrySQLite
+package import FerrySQLite
 import Foundation
 
 /// Every model version a store has had, oldest first, as kept in its table `ferry_model_history`: the model file's

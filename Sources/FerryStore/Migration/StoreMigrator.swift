@@ -38,6 +38,21 @@ public struct StoreMigrator: Sendable {
         self.logger = logger
     }
 
+    /// Writes a consistent, compacted copy of the store to `path` (`VACUUM INTO`), without opening it as a store: a
+    /// place to try a migration on the store's data.
+    ///
+    /// - Throws: ``StoreError`` `.sqlite` when SQLite cannot read the store or write the copy.
+    public func copyStore(to path: String) throws {
+        do {
+            let connection = try Connection(path: storePath, mode: .readOnly)
+            let vacuum = try connection.prepare("VACUUM INTO ?")
+            try vacuum.bind([.text(path)])
+            try vacuum.run()
+        } catch let error as SQLiteError {
+            throw StoreError(.sqlite, "cannot copy the store to \(path)", path: storePath, underlying: error)
+        }
+    }
+
     /// The model the store keeps (the model it is at).
     ///
     /// - Throws: ``StoreError`` as ``PersistentStore/storedModel(at:)``.

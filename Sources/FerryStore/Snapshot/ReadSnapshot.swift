@@ -132,6 +132,13 @@ package final class ReadSnapshot {
         }
     }
 
+    /// The model versions the store has had, as of the snapshot (empty for a store without a model history).
+    ///
+    /// - Throws: ``StoreError`` `.sqlite`.
+    package func modelHistory() throws -> ModelHistory {
+        try sqlite("reading the model history") { try ModelHistory.read(on: connection) }
+    }
+
     /// Whether the store has a table named `name` (such as `ferry_runs`, which only a pipeline run creates).
     ///
     /// - Throws: ``StoreError`` `.sqlite`.

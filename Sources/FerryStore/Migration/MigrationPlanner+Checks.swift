@@ -13,21 +13,13 @@ extension MigrationPlanner {
                 kind: "addAttribute", entity: owner, summary: "add attribute '\(owner).\(attribute.name)'",
                 cost: .instantDDL))
         guard !attribute.isOptional, let table else { return }
-        let existing = try count(table, where: Self.entityCondition(ids, table: table))
+        let condition = Self.entityCondition(ids, table: table)
+        let existing = try count(table, where: condition)
         guard existing > 0 else { return }
-        if let value = attribute.defaultValue {
-            planned.fill = StoredValueCodec.encode(value, as: attribute.type)
-            planned.fillEntityIDs = ids
-            steps.append(
-                MigrationStep(
-                    kind: "fillDefault", entity: owner,
-                    summary: "give the \(existing) existing rows of '\(owner)' the default of '\(attribute.name)'",
-                    cost: .onePass, rows: existing))
-            return
-        }
-        recordNulls(
-            existing, entity: owner, attribute: attribute.name, table: table,
-            condition: Self.entityCondition(ids, table: table),
+        fillDefault(
+            of: attribute, owner: owner, ids: ids, rows: existing, into: &planned,
+            summary: "give the \(existing) existing rows of '\(owner)' the default of '\(attribute.name)'",
+            orRecordNullsIn: table, where: condition,
             fix: "give '\(owner).\(attribute.name)' a default value in the model, or make it optional")
     }
 
@@ -39,20 +31,29 @@ extension MigrationPlanner {
         let condition = "\(Self.entityCondition(ids, table: table)) AND \(Self.qualified(table, column)) IS NULL"
         let nulls = try count(table, where: condition)
         guard nulls > 0 else { return }
-        if let value = attribute.defaultValue {
-            planned.fill = StoredValueCodec.encode(value, as: attribute.type)
-            planned.fillEntityIDs = ids
-            steps.append(
-                MigrationStep(
-                    kind: "fillDefault", entity: owner,
-                    summary: "give the \(nulls) nulls of '\(owner).\(attribute.name)' its default (now required)",
-                    cost: .onePass, rows: nulls))
-            return
-        }
-        recordNulls(
-            nulls, entity: owner, attribute: attribute.name, table: table, condition: condition,
+        fillDefault(
+            of: attribute, owner: owner, ids: ids, rows: nulls, into: &planned,
+            summary: "give the \(nulls) nulls of '\(owner).\(attribute.name)' its default (now required)",
+            orRecordNullsIn: table, where: condition,
             fix: "give '\(owner).\(attribute.name)' a default value in the model (the nulls get it), fill the "
                 + "nulls first, or run with --on-violation reject")
+    }
+
+    /// The `rows` rows of `table` matching `condition` need a value of `attribute`: its default when it has one (a
+    /// pass that fills them), otherwise they are nulls that break the new model, with `fix` as the remedy.
+    private mutating func fillDefault(
+        of attribute: AttributeDescription, owner: String, ids: [Int], rows: Int,
+        into planned: inout TableMigration.Column, summary: String, orRecordNullsIn table: String,
+        where condition: String, fix: String
+    ) {
+        guard let value = attribute.defaultValue else {
+            recordNulls(rows, entity: owner, attribute: attribute.name, table: table, condition: condition, fix: fix)
+            return
+        }
+        planned.fill = StoredValueCodec.encode(value, as: attribute.type)
+        planned.fillEntityIDs = ids
+        steps.append(
+            MigrationStep(kind: "fillDefault", entity: owner, summary: summary, cost: .onePass, rows: rows))
     }
 
     /// Rows with no value for a required attribute and no default to give them.

@@ -224,6 +224,32 @@ struct PublisherTests {
         #expect(try fixture.count() == 10)
     }
 
+    @Test func aPublishWhoseConnectionTheServerDropsResumesExactlyOnTheNextRun() async throws {
+        let fixture = try await PublishFixture()
+        try await fixture.store.insertNumberedItems(1...10)
+        try fixture.database.execute(
+            "CREATE TABLE items (sku text NOT NULL, small smallint, big bigint, ratio double precision, price numeric, "
+                + "active boolean, seen_at timestamptz, token uuid, link text, data bytea, category text)")
+        try fixture.database.execute("CREATE UNIQUE INDEX items_sku_key ON items (sku)")
+        // At the row of SKU-0008 the server ends the publishing session itself: the connection goes away mid-chunk.
+        try fixture.database.execute(
+            """
+            CREATE FUNCTION drop_at_eight() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN IF NEW.sku = 'SKU-0008' THEN PERFORM pg_terminate_backend(pg_backend_pid()); END IF;
+            RETURN NEW; END $$
+            """)
+        try fixture.database.execute(
+            "CREATE TRIGGER drop_session BEFORE INSERT ON items FOR EACH ROW EXECUTE FUNCTION drop_at_eight()")
+        await #expect(throws: PostgresError.self) { try await fixture.publish { $0.chunkSize = 3 } }
+        #expect(try fixture.count() == 6)
+        try fixture.database.execute("DROP TRIGGER drop_session ON items")
+        let resumed = try await fixture.publish { $0.chunkSize = 3 }
+        #expect(resumed.resumed)
+        #expect(resumed.counts.inserted == 10)
+        #expect(try fixture.count() == 10)
+        #expect(try fixture.database.rows("SELECT count(DISTINCT sku) FROM items").first?[0] == "10")
+    }
+
     @Test func aSecondPublishOfTheSameTableIsRefusedWhileTheFirstHoldsItsLock() async throws {
         let fixture = try await PublishFixture()
         try await fixture.store.insertNumberedItems(1...2)

@@ -24,7 +24,7 @@ extension StoreMigration {
         } catch {
             throw MigrationError(
                 .stageFailed, "the \(phase) stage into \(hop.to) failed: \(error)", path: storePath,
-                underlying: error as? (any Error & Sendable))
+                underlying: error)
         }
     }
 

@@ -37,6 +37,26 @@ final class PublishFixture {
         return values
     }
 
+    /// Creates `items` as a publish would (every column, a unique index on `sku`) with a trigger that runs the
+    /// PL/pgSQL `statement` when the row of `sku` comes in: the server stopping a publish in the middle of a chunk.
+    func makeItemsTable(interruptedAt sku: String, by statement: String) throws {
+        try database.execute(
+            "CREATE TABLE items (sku text NOT NULL, small smallint, big bigint, ratio double precision, price numeric, "
+                + "active boolean, seen_at timestamptz, token uuid, link text, data bytea, category text)")
+        try database.execute("CREATE UNIQUE INDEX items_sku_key ON items (sku)")
+        try database.execute(
+            """
+            CREATE FUNCTION interrupt() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN IF NEW.sku = '\(sku)' THEN \(statement); END IF; RETURN NEW; END $$
+            """)
+        try database.execute("CREATE TRIGGER interrupt BEFORE INSERT ON items FOR EACH ROW EXECUTE FUNCTION interrupt()")
+    }
+
+    /// Removes the trigger ``makeItemsTable(interruptedAt:by:)`` made.
+    func removeInterruption() throws {
+        try database.execute("DROP TRIGGER interrupt ON items")
+    }
+
     /// The number of rows of `table`.
     func count(_ table: String = "items") throws -> Int {
         Int(try database.rows("SELECT count(*) FROM \(table)").first?[0] ?? "") ?? -1

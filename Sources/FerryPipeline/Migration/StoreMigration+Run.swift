@@ -1,4 +1,4 @@
-public import FerryStore
+import FerryStore
 import Foundation
 import Logging
 

@@ -38,16 +38,13 @@ public struct StoreMigrator: Sendable {
         self.logger = logger
     }
 
-    /// Writes a consistent, compacted copy of the store to `path` (`VACUUM INTO`), without opening it as a store: a
-    /// place to try a migration on the store's data.
+    /// Writes a consistent, compacted copy of the store to `path` (`VACUUM INTO`), without opening it as a store
+    /// (its model may not be the one this program has): a place to try a migration on the store's data.
     ///
     /// - Throws: ``StoreError`` `.sqlite` when SQLite cannot read the store or write the copy.
     public func copyStore(to path: String) throws {
         do {
-            let connection = try Connection(path: storePath, mode: .readOnly)
-            let vacuum = try connection.prepare("VACUUM INTO ?")
-            try vacuum.bind([.text(path)])
-            try vacuum.run()
+            try Connection(path: storePath, mode: .readOnly).copyDatabase(to: path)
         } catch let error as SQLiteError {
             throw StoreError(.sqlite, "cannot copy the store to \(path)", path: storePath, underlying: error)
         }

@@ -51,11 +51,7 @@ extension PersistentStore {
         }
         try await connection.run { connection in
             do {
-                let vacuum = try connection.prepare("VACUUM INTO ?")
-                try vacuum.bind([.text(path)])
-                try vacuum.run()
-                let copy = try Connection(path: path)
-                try copy.execute("PRAGMA journal_mode = DELETE")
+                try connection.copyDatabase(to: path)
             } catch let error as SQLiteError {
                 throw StoreError(.sqlite, "copying the store to \(path) failed", path: source, underlying: error)
             }

@@ -9,8 +9,8 @@ import Foundation
 ///
 /// | Product | sku | name | price | weight | quantity | active | released | category |
 /// |---|---|---|---|---|---|---|---|---|
-/// | 1 | A-1 | Espresso | 0.10 | 0.25 | 10 | 1 | 2024-01-01 | 1 Coffee |
-/// | 2 | A-2 | latte | 12.50 | 0.5 | 0 | 0 | 2024-06-01 | 1 Coffee |
+/// | 1 | A-1 | Espresso | 0.1 | 0.25 | 10 | 1 | 2024-01-01 | 1 Coffee |
+/// | 2 | A-2 | latte | 12.5 | 0.5 | 0 | 0 | 2024-06-01 | 1 Coffee |
 /// | 3 | B-1 | Earl Grey | 2.5 | nil | 3 | 1 | nil | 2 Tea |
 /// | 4 | B-2 | assam | 100 | 1.5 | nil | nil | nil | 2 Tea |
 /// | 5 | C-1 | Mystery | nil | nil | 7 | 1 | nil | nil |
@@ -74,9 +74,9 @@ final class FetchRequestFixture {
                 (3, \(ids[0]), NULL);
             INSERT INTO Product (_pk, _ent, sku, name, price, weight, quantity, active, released, code, homepage,
                                  photo, category) VALUES
-                (1, \(ids[1]), 'A-1', 'Espresso', '0.10', 0.25, 10, 1, 1704067200.0,
+                (1, \(ids[1]), 'A-1', 'Espresso', '0.1', 0.25, 10, 1, 1704067200.0,
                  '\(Self.code.uuidString.lowercased())', 'https://example.com/espresso', x'0102', 1),
-                (2, \(ids[1]), 'A-2', 'latte', '12.50', 0.5, 0, 0, 1717200000.0, NULL, NULL, NULL, 1),
+                (2, \(ids[1]), 'A-2', 'latte', '12.5', 0.5, 0, 0, 1717200000.0, NULL, NULL, NULL, 1),
                 (3, \(ids[1]), 'B-1', 'Earl Grey', '2.5', NULL, 3, 1, NULL, NULL, NULL, NULL, 2),
                 (4, \(ids[1]), 'B-2', 'assam', '100', 1.5, NULL, NULL, NULL, NULL, NULL, NULL, 2),
                 (5, \(ids[1]), 'C-1', 'Mystery', NULL, NULL, 7, 1, NULL, NULL, NULL, NULL, NULL),

@@ -33,6 +33,20 @@ struct FetchRequestTests {
             try fixture.keys(sortedBy: [FetchSortDescriptor(key: "price", ascending: false)]) == [6, 4, 2, 3, 1, 5])
     }
 
+    @Test func decimalEqualityAndMembershipAreExactAtEveryLength() throws {
+        let big = try #require(Decimal(string: FetchRequestFixture.bigPrice))
+        let neighbour = big + (try #require(Decimal(string: "0.000000001")))
+        func keys(_ format: String, _ argument: PredicateArgument) throws -> [Int64] {
+            try fixture.keys(
+                FetchRequest(entityName: "Product", predicate: try FetchPredicate(format: format, argument)))
+        }
+        #expect(try keys("price == %@", .value(.decimal(big))) == [6])
+        #expect(try keys("price == %@", .value(.decimal(neighbour))) == [], "they differ in the 29th digit")
+        #expect(try keys("price != %@", .value(.decimal(neighbour))) == [1, 2, 3, 4, 5, 6])
+        #expect(try keys("price IN %@", .array([.value(.decimal(neighbour)), .value(.integer(100))])) == [4])
+        #expect(try keys("price IN %@", .array([.value(.decimal(big)), .value(.double(0.1))])) == [1, 6])
+    }
+
     @Test func thePrimaryKeyBreaksTiesInBothDirections() throws {
         #expect(try fixture.keys(sortedBy: [FetchSortDescriptor(key: "active")]) == [4, 2, 1, 3, 5, 6])
         #expect(

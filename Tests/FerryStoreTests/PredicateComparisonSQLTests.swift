@@ -34,11 +34,13 @@ struct PredicateComparisonSQLTests {
     }
 
     @Test func decimalsCompareAsNumbersNotAsText() throws {
-        // As text, "100" < "20" < "9.90"; as numbers 100 is the largest.
+        // As text, "100" < "20" < "9.9"; as numbers 100 is the largest.
         #expect(try fixture.keys("price > 20") == [3])
         #expect(try fixture.keys("price >= 20") == [3, 5])
-        #expect(try fixture.keys("price == 12.5") == [1], "'12.50' equals 12.5")
-        #expect(try fixture.keys("price == %@", .decimal(Decimal(string: "12.500") ?? 0)) == [1])
+        #expect(try fixture.keys("price == 12.5") == [1])
+        #expect(try fixture.keys("price == %@", .decimal(Decimal(string: "12.500") ?? 0)) == [1], "12.500 is 12.5")
+        #expect(try fixture.keys("price == CAST('12.50', 'NSDecimalNumber')") == [1])
+        #expect(try fixture.keys("price != 12.5") == [2, 3, 4, 5, 6, 7, 8, 9, 10], "objects without a price differ")
         #expect(try fixture.keys("price < 1") == [8])
         #expect(try fixture.keys("price BETWEEN {9.5, 12.5}") == [1, 2, 7])
         #expect(try fixture.keys("price IN {100, 9.9}") == [2, 3])

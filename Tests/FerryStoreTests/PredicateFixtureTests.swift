@@ -14,8 +14,8 @@ import Testing
 ///
 /// | Product | sku | name | price | weight | quantity | active | released | category | tags |
 /// |---|---|---|---|---|---|---|---|---|---|
-/// | 1 | A-1 | Coffee | 12.50 | 0.25 | 10 | 1 | 2024-01-01 | 1 Coffee | organic, fair-trade |
-/// | 2 | A-2 | Café | 9.90 | 0.5 | 0 | 0 | 2024-06-01 | 1 Coffee | organic |
+/// | 1 | A-1 | Coffee | 12.5 | 0.25 | 10 | 1 | 2024-01-01 | 1 Coffee | organic, fair-trade |
+/// | 2 | A-2 | Café | 9.9 | 0.5 | 0 | 0 | 2024-06-01 | 1 Coffee | organic |
 /// | 3 | B-1 | CAFE | 100 | 1.0 | 3 | 1 | 2023-01-01 | 2 Tea | decaf |
 /// | 4 | B-2 | Earl Grey | 2.5 | nil | nil | nil | nil | 2 Tea | |
 /// | 5 | C-1 | 100% Arabica_blend | 20 | 2.0 | 7 | 1 | 2025-01-01 | 3 Café Crème | organic, fair-trade, decaf |
@@ -89,9 +89,9 @@ final class PredicateFixture {
             (1, 1, 'Coffee', 1, NULL), (2, 1, 'Tea', 2, NULL), (3, 1, 'Café Crème', 3, 1), (4, 1, NULL, NULL, NULL);
         INSERT INTO Product (_pk, _ent, sku, name, price, weight, quantity, active, released, code, homepage, photo,
                              category) VALUES
-            (1, 2, 'A-1', 'Coffee', '12.50', 0.25, 10, 1, 1704067200.0, 'e621e1f8-c36c-495a-93fc-0c247a3e6e5f',
+            (1, 2, 'A-1', 'Coffee', '12.5', 0.25, 10, 1, 1704067200.0, 'e621e1f8-c36c-495a-93fc-0c247a3e6e5f',
              'https://example.com/coffee', x'0102', 1),
-            (2, 2, 'A-2', 'Café', '9.90', 0.5, 0, 0, 1717200000.0, NULL, NULL, NULL, 1),
+            (2, 2, 'A-2', 'Café', '9.9', 0.5, 0, 0, 1717200000.0, NULL, NULL, NULL, 1),
             (3, 2, 'B-1', 'CAFE', '100', 1.0, 3, 1, 1672531200.0, NULL, NULL, NULL, 2),
             (4, 2, 'B-2', 'Earl Grey', '2.5', NULL, NULL, NULL, NULL, NULL, NULL, NULL, 2),
             (5, 2, 'C-1', '100% Arabica_blend', '20', 2.0, 7, 1, 1735689600.0, NULL, NULL, NULL, 3),

@@ -76,6 +76,11 @@ struct PredicateComparer {
         _ lhs: PredicateOperand, _ rhs: PredicateOperand, options: FetchPredicate.Options,
         comparison: FetchPredicate.Operator
     ) throws -> (PredicateSQLFragment, PredicateSQLFragment) {
+        if comparison == .equalTo || comparison == .notEqualTo,
+            let exact = exactDecimalEquality(lhs, rhs) ?? exactDecimalEquality(rhs, lhs).map({ ($0.1, $0.0) })
+        {
+            return exact
+        }
         switch (lhs.kind, rhs.kind) {
         case (.column(_, let leftKind), .column(_, let rightKind)):
             guard leftKind.family == rightKind.family else {
@@ -167,8 +172,12 @@ struct PredicateComparer {
         var tests: [PredicateSQLFragment] = []
         let present = values.compactMap { $0 }
         if !present.isEmpty {
-            let parameters = try present.map { try parameter($0, for: lhs, options) }
-            tests.append(column + " IN (" + .joined(parameters, separator: ", ") + ")")
+            if lhs.isDecimalColumn, let texts = Self.exactDecimalTexts(present) {
+                tests.append(plain + " IN (" + .joined(texts.map { .parameter(.text($0)) }, separator: ", ") + ")")
+            } else {
+                let parameters = try present.map { try parameter($0, for: lhs, options) }
+                tests.append(column + " IN (" + .joined(parameters, separator: ", ") + ")")
+            }
         }
         if present.count < values.count { tests.append(plain + " IS NULL") }
         switch tests.count {

@@ -51,7 +51,8 @@ extension FetchPredicate {
     ///   `NOT` is then plain negation: `NOT price > 10` includes objects without a price.
     /// - `ALL` is true when there is no related object; `NONE` likewise.
     /// - Strings compare by Unicode scalars (SQLite's BINARY collation) unless `[c]`/`[d]` asks for folding.
-    /// - Decimals are stored as exact text, but compare as numbers: the column is read with
+    /// - Decimals are stored as exact canonical text: `==`, `!=` and `IN` compare that text with the constants'
+    ///   canonical texts, exactly; `<`, `>` and `BETWEEN` compare as numbers, reading the column with
     ///   `CAST(column AS REAL)`, exact to about 15 significant digits.
     ///
     /// - Parameters:

@@ -120,6 +120,9 @@ struct FetchPendingChangesTests {
 
     /// Predicates the in-memory evaluation must answer as the store's SQL does: each is asked of objects inserted
     /// and not saved, then of the same objects once saved.
+    /// A price past a double's 15 significant digits: equal to 12345678901234567890.25 as doubles, not as decimals.
+    static let longPrice = Decimal(string: "12345678901234567890.5", locale: Locale(identifier: "en_US_POSIX"))
+
     @Test(arguments: [
         "name BEGINSWITH 'Ca'", "name ENDSWITH[c] 'É'", "name CONTAINS[cd] 'e'", "name LIKE 'C*e'",
         "name LIKE[c] '*A*'", "name MATCHES '[A-Z][a-z]+'", "name ==[cd] 'cafe'", "name < 'Cocoa'",
@@ -128,6 +131,9 @@ struct FetchPendingChangesTests {
         "name IN {'Tea', nil}", "sku != 'P1' AND name == nil", "category.rank >= 0 AND category.name != 'Tea'",
         "category.products.@count >= 2", "ANY tags.label ==[c] 'GREEN'", "NONE tags.label == 'green'",
         "ALL tags.label BEGINSWITH 'g'", "'green' IN tags.label",
+        "price == CAST('12345678901234567890.5', 'NSDecimalNumber')",
+        "price IN {CAST('12345678901234567890.25', 'NSDecimalNumber'), 2}",
+        "price != CAST('12345678901234567890.25', 'NSDecimalNumber') AND price > 5",
     ])
     func theInMemoryAnswerIsTheStores(format: String) async throws {
         let fixture = try await ContextFixture()
@@ -142,7 +148,7 @@ struct FetchPendingChangesTests {
             let rows: [(String, String?, Decimal?, ManagedObject?, [ManagedObject])] = [
                 ("P1", "Café", 4.5, tea, [green]), ("P2", "Cake", 2, coffee, [black, green]),
                 ("P3", "cocoa", nil, nil, []), ("P4", "Chai tea", 10, tea, [black]), ("P5", nil, 1, coffee, []),
-                ("P6", "Tea", 4.75, nil, [green]),
+                ("P6", "Tea", 4.75, nil, [green]), ("P7", "Kombucha", Self.longPrice, nil, []),
             ]
             for (sku, name, price, category, tags) in rows {
                 let product = context.insertProduct(sku, name: name, price: price, category: category)

@@ -19,7 +19,7 @@ extension PredicateEvaluator {
         }
         var values: [SQLiteValue] = []
         for member in members {
-            if let encoded = try value(member).0 { values.append(encoded) }
+            if let encoded = try value(member).0 { values.append(Self.numeric(encoded, kind)) }
         }
         let resultKind = function.valueKind(of: type)
         switch function {

@@ -5,9 +5,10 @@ import Foundation
 /// evaluates it on a row: for fetches that include a context's pending changes
 /// (``FetchRequest/includesPendingChanges``).
 ///
-/// Values are compared in the store's encoding (decimals as numbers, dates as seconds, UUIDs as lowercase text),
-/// text byte by byte in UTF-8 as SQLite's BINARY collation does, `[c]`/`[d]` through the same folding as the SQL
-/// function, and BEGINSWITH/ENDSWITH/CONTAINS/LIKE over Unicode scalars as GLOB does. A comparison with a missing
+/// Values are compared in the store's encoding (decimals as exact text for equality and as numbers otherwise,
+/// dates as seconds, UUIDs as lowercase text), text byte by byte in UTF-8 as SQLite's BINARY collation does,
+/// `[c]`/`[d]` through the same folding as the SQL function, and BEGINSWITH/ENDSWITH/CONTAINS/LIKE over Unicode
+/// scalars as GLOB does. A comparison with a missing
 /// value is false (and its negation true), as the compiled SQL's `IS NOT 1` makes it.
 ///
 /// The predicate must already have compiled for the request's entity (so its key paths and types are known to fit);
@@ -105,7 +106,7 @@ struct PredicateEvaluator {
             switch layout.slots[name] {
             case .attribute(let slot)?:
                 let kind = PredicateOperand.ValueKind.attribute(layout.attributes[slot].type)
-                return .scalar(current?.value(forKey: name).flatMap(kind.encode), kind)
+                return .scalar(current?.value(forKey: name).flatMap(kind.storedForm), kind)
             case .toOne(let slot)?:
                 let destination = layout.toOne[slot].destinationEntity
                 let isLast = index == components.count - 1
@@ -203,13 +204,16 @@ struct PredicateEvaluator {
                 let low = bounds[0].flatMap({ encode($0, as: kind, options) }),
                 let high = bounds[1].flatMap({ encode($0, as: kind, options) })
             else { return false }
-            let folded = fold(value, kind, options)
+            let folded = fold(Self.numeric(value, kind), kind, options)
             return Self.order(folded, low) >= 0 && Self.order(folded, high) <= 0
         case .in:
             guard case .scalar(let value, let kind) = lhs, case .list(let values) = rhs else {
                 throw unsupported("IN without a key path on its left and an array on its right")
             }
             guard let value else { return values.contains { $0 == nil } }
+            if kind == .attribute(.decimal) {
+                return values.contains { candidate in candidate?.exactDecimalText.map(SQLiteValue.text) == value }
+            }
             let folded = fold(value, kind, options)
             return values.contains { candidate in
                 candidate.flatMap { encode($0, as: kind, options) }.map { Self.order(folded, $0) == 0 } ?? false
@@ -217,7 +221,8 @@ struct PredicateEvaluator {
         case .beginsWith, .endsWith, .contains, .like, .matches:
             return try match(lhs, comparison, rhs, options)
         case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
-            let (left, right, bothKeyPaths) = try pair(lhs, rhs, options)
+            let exact = comparison == .equalTo || comparison == .notEqualTo
+            let (left, right, bothKeyPaths) = try pair(lhs, rhs, options, exact: exact)
             switch comparison {
             case .equalTo:
                 // Two key paths compare with IS (two missing values are equal), a key path and a constant with =.
@@ -239,18 +244,24 @@ struct PredicateEvaluator {
         }
     }
 
-    /// Both sides of an ordering comparison in the store's encoding, folded for `[c]`/`[d]`, and whether both are
-    /// key paths.
-    private func pair(_ lhs: Value, _ rhs: Value, _ options: FetchPredicate.Options) throws
+    /// Both sides of a comparison in the store's encoding, folded for `[c]`/`[d]`, and whether both are key paths.
+    /// Decimals compare as the store compares them: as exact text when `exact` (equality) and both sides are
+    /// decimals, otherwise as doubles.
+    private func pair(_ lhs: Value, _ rhs: Value, _ options: FetchPredicate.Options, exact: Bool) throws
         -> (SQLiteValue?, SQLiteValue?, Bool)
     {
         switch (lhs, rhs) {
-        case (.scalar(let left, let leftKind), .scalar(let right, let rightKind)):
+        case (.scalar(var left, let leftKind), .scalar(var right, let rightKind)):
+            if !exact || leftKind != rightKind {
+                (left, right) = (left.map { Self.numeric($0, leftKind) }, right.map { Self.numeric($0, rightKind) })
+            }
             return (left.map { fold($0, leftKind, options) }, right.map { fold($0, rightKind, options) }, true)
         case (.scalar(let left, let kind), .constant(let constant?)):
-            return (left.map { fold($0, kind, options) }, encode(constant, as: kind, options), false)
+            let (value, constant) = decimalAware(left, kind, constant, options, exact: exact)
+            return (value.map { fold($0, kind, options) }, constant, false)
         case (.constant(let constant?), .scalar(let right, let kind)):
-            return (encode(constant, as: kind, options), right.map { fold($0, kind, options) }, false)
+            let (value, constant) = decimalAware(right, kind, constant, options, exact: exact)
+            return (constant, value.map { fold($0, kind, options) }, false)
         case (.constant(let left?), .constant(let right?)):
             return (left.storageValue, right.storageValue, false)
         default:
@@ -287,6 +298,23 @@ struct PredicateEvaluator {
             return (0...(subject.count - needle.count)).contains { subject[$0...].starts(with: needle) }
         default: return LikePattern(needle).matches(subject)
         }
+    }
+
+    /// A key path's value and a constant compared with it: a decimal's exact text and the constant's when `exact`,
+    /// both as numbers otherwise; other kinds as ``encode(_:as:_:)`` encodes them.
+    private func decimalAware(
+        _ value: SQLiteValue?, _ kind: PredicateOperand.ValueKind?, _ constant: AttributeValue,
+        _ options: FetchPredicate.Options, exact: Bool
+    ) -> (SQLiteValue?, SQLiteValue?) {
+        guard kind == .attribute(.decimal) else { return (value, encode(constant, as: kind, options)) }
+        if exact { return (value, constant.exactDecimalText.map(SQLiteValue.text)) }
+        return (value.map { Self.numeric($0, kind) }, encode(constant, as: kind, options))
+    }
+
+    /// `value` as SQLite's `CAST(… AS REAL)` reads it when it is a decimal's text; other values as they are.
+    static func numeric(_ value: SQLiteValue, _ kind: PredicateOperand.ValueKind?) -> SQLiteValue {
+        guard kind == .attribute(.decimal), case .text(let text) = value else { return value }
+        return .real(Double(text) ?? 0)
     }
 
     /// `constant` encoded for a key path of `kind` (folded for `[c]`/`[d]`); nil when it cannot be compared.

@@ -130,7 +130,7 @@ extension PredicateOperand.ValueKind {
 
     /// The SQL that reads `expression` for comparing: decimals are stored as exact text but ordered as numbers
     /// (`CAST(… AS REAL)`, exact to about 15 significant digits; text comparison would put "10" before "9"; equality
-    /// compares the exact text instead, see `PredicateComparer+Decimals.swift`), and text is folded for `[c]`/`[d]`.
+    /// compares the exact text instead, see `PredicateDecimalEquality.swift`), and text is folded for `[c]`/`[d]`.
     func comparable(_ expression: String, options: FetchPredicate.Options) -> String {
         if self == .attribute(.decimal) { return "CAST(\(expression) AS REAL)" }
         guard isText, !options.isEmpty else { return expression }

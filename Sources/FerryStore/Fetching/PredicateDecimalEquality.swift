@@ -18,7 +18,7 @@ extension PredicateComparer {
         case .column where rhs.isDecimalColumn:
             return rhs.plain.map { (column, $0) }
         case .constant(let value?):
-            return Self.exactDecimalText(value).map { (column, .parameter(.text($0))) }
+            return value.exactDecimalText.map { (column, .parameter(.text($0))) }
         default:
             return nil
         }
@@ -29,16 +29,35 @@ extension PredicateComparer {
         var texts: [String] = []
         texts.reserveCapacity(values.count)
         for value in values {
-            guard let text = exactDecimalText(value) else { return nil }
+            guard let text = value.exactDecimalText else { return nil }
             texts.append(text)
         }
         return texts
     }
+}
 
-    /// The text a decimal attribute would store for `value`: a decimal's or an integer's exact text, a double's
+extension PredicateOperand {
+    /// Whether this operand is a decimal attribute's column.
+    var isDecimalColumn: Bool {
+        if case .column(_, .attribute(.decimal)) = kind { return true }
+        return false
+    }
+}
+
+extension PredicateOperand.ValueKind {
+    /// `value` as the in-memory evaluator holds a key path's value: what ``encode(_:)`` gives a constant, except
+    /// that a decimal keeps its exact stored text, as the store's column does.
+    func storedForm(_ value: AttributeValue) -> SQLiteValue? {
+        if self == .attribute(.decimal), let text = value.exactDecimalText { return .text(text) }
+        return encode(value)
+    }
+}
+
+extension AttributeValue {
+    /// The text a decimal attribute stores for this value: a decimal's or an integer's exact text, a double's
     /// shortest text read as a decimal (`9.95` is 9.95, not the binary double nearest it); nil for other values.
-    private static func exactDecimalText(_ value: AttributeValue) -> String? {
-        switch value {
+    var exactDecimalText: String? {
+        switch self {
         case .decimal(let decimal):
             return StoredValueCodec.text(of: decimal)
         case .integer(let integer):
@@ -48,13 +67,5 @@ extension PredicateComparer {
         default:
             return nil
         }
-    }
-}
-
-extension PredicateOperand {
-    /// Whether this operand is a decimal attribute's column.
-    var isDecimalColumn: Bool {
-        if case .column(_, .attribute(.decimal)) = kind { return true }
-        return false
     }
 }

@@ -29,12 +29,6 @@ extension FieldConverter {
         return true
     }
 
-    /// Copies `text` into `output` with ASCII letters lower-cased; returns the count.
-    static func writeLowercased(_ text: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
-        for index in 0..<text.count { output[index] = text[index].asciiLowercased }
-        return text.count
-    }
-
     /// Whether `text` is made only of RFC 3986 characters (unreserved, reserved, and `%` with two hexadecimal
     /// digits). Such text is a URI `URL` keeps exactly as written, so batch and context imports store the same.
     static func isURI(_ text: UnsafeRawBufferPointer) -> Bool {

@@ -11,7 +11,7 @@ public import FerryStore
 /// - Integers: an optional sign and digits only (`+12`, `-7`, `007`), within the attribute's range. No `1.0`, no
 ///   `1e3`, and a JSON number such as `2.0` is refused too (Our rule: never silently coerce).
 /// - Doubles and floats: a decimal number (`-12.5`, `.5`, `1.5e3`); no `nan`, `inf` or hexadecimal.
-/// - Decimals: the same syntax, stored as exact canonical text (`DecimalText`), at most 38 significant digits.
+/// - Decimals: the same syntax, stored as exact canonical text, at most 38 significant digits.
 /// - Booleans: the options' tokens, ignoring ASCII case, and JSON `true`/`false`.
 /// - Dates: the options' formats, in order (``DateFormat``), stored as seconds since 1970.
 /// - UUIDs: 8-4-4-4-12 hexadecimal digits in either case, stored lower-case.
@@ -157,18 +157,18 @@ public struct FieldConverter: Sendable {
         case .decimal:
             switch DecimalText.parse(text) {
             case .success(let number):
-                rows.appendText(capacity: number.textCount) { number.write(from: text, into: $0) }
+                rows.appendDecimal(number, parsedFrom: text)
             case .failure(let problem): return failure(problem == .range ? .outOfRange : .invalid, bytes)
             }
         case .boolean(let tokens):
             guard let value = tokens.value(of: text, kind: kind) else { return failure(.invalid, bytes) }
-            rows.appendInteger(value ? 1 : 0)
+            rows.appendBoolean(value)
         case .date(let formats):
             guard let seconds = Self.parseDate(text, formats: formats) else { return failure(.invalid, bytes) }
-            rows.appendReal(seconds)
+            rows.appendDate(secondsSince1970: seconds)
         case .uuid:
             guard Self.isUUID(text) else { return failure(.invalid, bytes) }
-            rows.appendText(capacity: 36) { Self.writeLowercased(text, into: $0) }
+            rows.appendUUID(text: text)
         case .uri:
             guard Self.isURI(text) else { return failure(.invalid, bytes) }
             rows.appendText(text)

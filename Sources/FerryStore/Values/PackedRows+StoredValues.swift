@@ -1,6 +1,8 @@
 import FerrySQLite
 import Foundation
 
+/// The stored form of each attribute type (``StoredValueCodec``'s encoding) appended to packed rows: one appender for
+/// values built off the hot path, and allocation-free typed appenders for an importer's converted fields.
 extension PackedRows {
     /// Appends `value` (or NULL) in the stored form of an attribute of `type` (``StoredValueCodec``'s encoding).
     /// For values built off the hot path: defaults, constants, values checked against rules.
@@ -11,6 +13,38 @@ extension PackedRows {
         case .real(let real): appendReal(real)
         case .text(var text): text.withUTF8 { appendText(UnsafeRawBufferPointer($0)) }
         case .blob(let bytes): bytes.withUnsafeBytes { appendBlob($0) }
+        }
+    }
+
+    /// Appends a boolean in its stored form, 0 or 1. Hot path: no allocation.
+    @inline(__always)
+    package mutating func appendBoolean(_ flag: Bool) {
+        appendInteger(flag ? 1 : 0)
+    }
+
+    /// Appends a date in its stored form, seconds since 1970. Hot path: no allocation.
+    @inline(__always)
+    package mutating func appendDate(secondsSince1970 seconds: Double) {
+        appendReal(seconds)
+    }
+
+    /// Appends a decimal in its stored form, the exact canonical text of `number`, parsed from `source`. Hot path:
+    /// no allocation.
+    @inline(__always)
+    package mutating func appendDecimal(_ number: DecimalText, parsedFrom source: UnsafeRawBufferPointer) {
+        appendText(capacity: number.textCount) { number.write(from: source, into: $0) }
+    }
+
+    /// Appends a UUID in its stored form, lower-case `8-4-4-4-12` text, from `text`: 36 bytes of that shape in either
+    /// case, already checked by the caller. Hot path: no allocation.
+    @inline(__always)
+    package mutating func appendUUID(text: UnsafeRawBufferPointer) {
+        appendText(capacity: text.count) { output in
+            for index in 0..<text.count {
+                let byte = text[index]
+                output[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            }
+            return text.count
         }
     }
 

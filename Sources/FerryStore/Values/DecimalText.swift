@@ -7,8 +7,8 @@
 ///
 /// A value is accepted when `Decimal` holds it exactly: at most 38 significant digits, and an exponent of its
 /// last significant digit within -128...127 (`1e127` is fine, `1e128` is not).
-struct DecimalText {
-    enum Problem: Error {
+package struct DecimalText: Sendable {
+    package enum Problem: Error {
         /// Not a number: `12x`, `1.2.3`, `e5`, `nan`.
         case syntax
         /// A number `Decimal` cannot hold exactly.
@@ -24,12 +24,12 @@ struct DecimalText {
     private(set) var digitsStart = 0
     private(set) var digitsEnd = 0
     /// The number of significant digits, 0 for zero.
-    private(set) var significantCount = 0
+    package private(set) var significantCount = 0
     /// The value is (significant digits as an integer) × 10^exponent.
     private(set) var exponent = 0
 
     /// Reads `[+-]digits[.digits][e[+-]digits]` (`.5` and `5.` too) from all of `bytes`.
-    static func parse(_ bytes: UnsafeRawBufferPointer) -> Result<DecimalText, Problem> {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) -> Result<DecimalText, Problem> {
         var number = DecimalText()
         var index = 0
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
@@ -46,7 +46,7 @@ struct DecimalText {
             if byte == UInt8(ascii: ".") {
                 guard !sawPoint else { return .failure(.syntax) }
                 sawPoint = true
-            } else if byte.isASCIIDigit {
+            } else if byte.decimalDigitValue != nil {
                 if byte != UInt8(ascii: "0") {
                     if firstSignificantPosition < 0 {
                         firstSignificantPosition = digitCount
@@ -95,7 +95,7 @@ struct DecimalText {
         guard index < bytes.count else { return nil }
         var value = 0
         while index < bytes.count {
-            guard let digit = bytes[index].asciiDigit else { return nil }
+            guard let digit = bytes[index].decimalDigitValue else { return nil }
             value = min(value * 10 + digit, 1_000_000)
             index += 1
         }
@@ -103,7 +103,7 @@ struct DecimalText {
     }
 
     /// The number of bytes ``write(from:into:)`` writes.
-    var textCount: Int {
+    package var textCount: Int {
         guard significantCount > 0 else { return 1 }
         let sign = isNegative ? 1 : 0
         if exponent >= 0 { return sign + significantCount + exponent }
@@ -113,7 +113,7 @@ struct DecimalText {
 
     /// Writes the canonical text into `buffer` (room for at least ``textCount`` bytes), reading the digits from
     /// `source`, the bytes this was parsed from. Returns the number of bytes written.
-    func write(from source: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    package func write(from source: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard significantCount > 0 else {
             buffer[0] = UInt8(ascii: "0")
             return 1
@@ -149,5 +149,13 @@ struct DecimalText {
             out += 1
         }
         return out
+    }
+}
+
+extension UInt8 {
+    /// The value of an ASCII digit, or `nil`.
+    @inline(__always)
+    fileprivate var decimalDigitValue: Int? {
+        self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9") ? Int(self &- UInt8(ascii: "0")) : nil
     }
 }

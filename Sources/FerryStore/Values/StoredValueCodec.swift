@@ -18,7 +18,7 @@ package import Foundation
 /// Every writer (context saves, batch inserts and updates, packed rows) encodes through here and every reader
 /// (fetches, history, conflict checks, context-mode imports) decodes through here, so a value reads back as it was
 /// written, whoever wrote it. An importer's hot path appends parsed fields through the typed appenders beside this
-/// file (`PackedRows+StoredValues.swift`, and ``DecimalText`` for decimals read from bytes), which write the same
+/// file (`PackedRows+StoredValues.swift`, and `DecimalText` for decimals read from bytes), which write the same
 /// forms without allocating; a test holds the two to the same bytes.
 ///
 /// ```swift

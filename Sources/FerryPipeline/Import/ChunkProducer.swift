@@ -113,13 +113,15 @@ final class ChunkProducer: @unchecked Sendable {
             }
             guard let packer else { break }
             var readFields: UInt64 = 0
-            if let reason = packer.pack(record, into: &chunk.rows, readFields: &readFields) {
+            let reason = packer.pack(record, into: &chunk.rows, readFields: &readFields)
+            // A rejected record's fields count too: one rejected for a new column names it among the unread ones.
+            if packer.readsFieldsByName { unreadFields.note(record, readFields: readFields) }
+            if let reason {
                 chunk.rejects.append(
                     RejectedRecord(record: record, file: path, reason: reason, columnNames: columnNames))
                 if tracksKeys, let key = packer.rawKeyText(of: record) { chunk.seenKeys.append(key) }
             } else {
                 chunk.positions.append(record.position)
-                if packer.readsFieldsByName { unreadFields.note(record, readFields: readFields) }
                 if packer.keepsRecordAsRead(record) {
                     chunk.raw.append(record, packedIn: chunk.rows, textColumns: packer.textColumnOfField)
                 } else {

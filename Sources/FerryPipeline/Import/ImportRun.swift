@@ -267,6 +267,9 @@ final class ImportRun {
         let unreadFields = producer.unreadFields.names.filter { !unreadColumns.contains($0) }
         importer.warnUnread(unreadFields, of: name)
         unreadColumns += unreadFields
+        let properties = Set(plan.propertyNames)
+        let discarded = unreadColumns.filter { ImportPlan.isNew($0, known: properties) }.count
+        let discardedColumns = spec.schema == .discardColumns && discarded > 0 ? discarded : nil
         let inputs = try await digests.value
         let seconds = (ContinuousClock.now - started).seconds
         try await ledger.finish(run: id, status: .succeeded, counts: counts, seconds: seconds)
@@ -278,7 +281,7 @@ final class ImportRun {
         }
         return ImportResult(
             run: id, entity: spec.entity, counts: counts, seconds: seconds, rejectsPath: rejectsPath, inputs: inputs,
-            resumed: resumed != nil, unreadColumns: unreadColumns,
+            resumed: resumed != nil, unreadColumns: unreadColumns, discardedColumns: discardedColumns,
             appended: plan.isKeyless && !spec.replacesRows ? true : nil, replaced: spec.replacesRows ? true : nil)
     }
 

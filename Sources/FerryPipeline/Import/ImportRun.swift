@@ -263,8 +263,11 @@ final class ImportRun {
 
     /// Records the run as succeeded and reports it.
     private func succeed() async throws -> ImportResult {
-        // A JSON input's fields are known once its records are read.
-        let unreadFields = producer.unreadFields.names.filter { !unreadColumns.contains($0) }
+        // A JSON input's fields are known once its records are read; so are the headers of standard input and of
+        // inputs after the first.
+        let unreadFields = (producer.unreadHeaderColumns + producer.unreadFields.names).reduce(into: [String]()) {
+            if !unreadColumns.contains($1) && !$0.contains($1) { $0.append($1) }
+        }
         importer.warnUnread(unreadFields, of: name)
         unreadColumns += unreadFields
         let properties = Set(plan.propertyNames)

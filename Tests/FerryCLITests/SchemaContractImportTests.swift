@@ -102,6 +102,40 @@ struct SchemaContractImportTests {
     }
 
     @Test(arguments: ["csv", "ndjson"])
+    func anEvolvedAttributesTypeIsLockedSoALaterValueThatDoesNotFitIsRejectedWithItsReason(format: String) throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.makeStore(format: format, in: folder)
+        let later =
+            format == "csv"
+            ? "sku,name,color,weight\nF6,Fig,green,heavy\nG7,Grape,green,5\n"
+            : #"{"sku": "F6", "name": "Fig", "color": "green", "weight": "heavy"}"# + "\n"
+                + #"{"sku": "G7", "name": "Grape", "color": "green", "weight": 5}"# + "\n"
+        try Data(later.utf8).write(to: folder.appendingPathComponent("later.\(format)"))
+
+        let evolved = try ferry.run(
+            ["import", "second.\(format)", "--store", "s.sqlite", "--entity", "Product", "--schema", "evolve"],
+            in: folder)
+        let result = try ferry.run(
+            [
+                "import", "later.\(format)", "--store", "s.sqlite", "--entity", "Product", "--rejects",
+                "later-rejects.\(format)", "--json",
+            ], in: folder)
+
+        #expect(evolved.status == 0, "\(evolved.standardError)")
+        #expect(result.status == 0, "\(result.standardError)")
+        let report = try JSONDecoder().decode(ImportResult.self, from: Data(result.standardOutput.utf8))
+        #expect(report.counts.inserted == 1 && report.counts.rejected == 1)
+        let rejects = try String(
+            contentsOf: folder.appendingPathComponent("later-rejects.\(format)"), encoding: .utf8)
+        #expect(rejects.contains("F6") && rejects.contains("column 'weight'"), "\(rejects)")
+        #expect(
+            try PipelineCommandTests.rows(
+                folder.appendingPathComponent("s.sqlite"), "SELECT weight FROM Product WHERE sku = 'G7'")
+                == [[.integer(5)]])
+    }
+
+    @Test(arguments: ["csv", "ndjson"])
     func discardColumnsIgnoresTheNewColumnsAndReportsAndCountsThem(format: String) throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -31,7 +31,8 @@ struct SchemaContractImportTests {
         try Self.makeStore(format: format, in: folder)
         let store = folder.appendingPathComponent("s.sqlite")
 
-        let frozen = try ferry.run(["import", "second.\(format)", "--store", "s.sqlite", "--entity", "Product"], in: folder)
+        let frozen = try ferry.run(
+            ["import", "second.\(format)", "--store", "s.sqlite", "--entity", "Product"], in: folder)
         let renamed = try ferry.run(
             ["import", "renamed.\(format)", "--store", "s.sqlite", "--entity", "Product", "--schema", "freeze"],
             in: folder)
@@ -72,10 +73,12 @@ struct SchemaContractImportTests {
         let evolved = try ferry.run(arguments, in: folder)
         let again = try ferry.run(arguments, in: folder)
         // Once the columns are attributes, the default contract (freeze) finds nothing new.
-        let frozen = try ferry.run(["import", "second.\(format)", "--store", "s.sqlite", "--entity", "Product"], in: folder)
+        let frozen = try ferry.run(
+            ["import", "second.\(format)", "--store", "s.sqlite", "--entity", "Product"], in: folder)
 
         #expect(evolved.status == 0, "\(evolved.standardError)")
-        #expect(evolved.standardError.contains("schema: evolve added Product.color (string), Product.weight (integer64)"))
+        #expect(
+            evolved.standardError.contains("schema: evolve added Product.color (string), Product.weight (integer64)"))
         let first = try JSONDecoder().decode(ImportResult.self, from: Data(evolved.standardOutput.utf8))
         #expect(first.counts.read == 3 && first.counts.inserted == 1 && first.counts.updated == 2)
         #expect(first.unreadColumns == [] && first.discardedColumns == nil)
@@ -148,7 +151,10 @@ struct SchemaContractImportTests {
                 "discard-columns", "--json",
             ], in: folder)
         let human = try ferry.run(
-            ["import", "second.\(format)", "--store", "s.sqlite", "--entity", "Product", "--schema", "discard-columns"],
+            [
+                "import", "second.\(format)", "--store", "s.sqlite", "--entity", "Product", "--schema",
+                "discard-columns",
+            ],
             in: folder)
 
         #expect(json.status == 0, "\(json.standardError)")
@@ -186,7 +192,8 @@ struct SchemaContractImportTests {
         #expect(lines.count == 3, "\(rejects)")
         for (sku, column) in [("A1", "color"), ("B2", "weight"), ("C3", "color")] {
             #expect(
-                lines.contains { $0.contains(sku) && $0.contains("column '\(column)' is new to Product") }, "\(rejects)")
+                lines.contains { $0.contains(sku) && $0.contains("column '\(column)' is new to Product") }, "\(rejects)"
+            )
         }
         #expect(rejects.contains("schema: discard-rows"))
     }
@@ -236,7 +243,8 @@ struct SchemaContractImportTests {
                 "--schema", "evolve",
             ], in: folder)
         let created = try ferry.run(
-            ["import", "second.csv", "--store", "n.sqlite", "--entity", "Product", "--key", "sku", "--json"], in: folder)
+            ["import", "second.csv", "--store", "n.sqlite", "--entity", "Product", "--key", "sku", "--json"], in: folder
+        )
 
         #expect(refused.status == 64 && refused.standardError.contains("add the new columns to the model file"))
         #expect(created.status == 0, "\(created.standardError)")
@@ -301,7 +309,8 @@ struct SchemaContractStandardInputTests {
         let report = try JSONDecoder().decode(ImportResult.self, from: Data(discarded.standardOutput.utf8))
         #expect(report.counts.inserted == 1 && report.counts.rejected == 1 && report.unreadColumns == ["color"])
         #expect(
-            try PipelineCommandTests.rows(folder.appendingPathComponent("s.sqlite"), "SELECT sku FROM Product ORDER BY sku")
+            try PipelineCommandTests.rows(
+                folder.appendingPathComponent("s.sqlite"), "SELECT sku FROM Product ORDER BY sku")
                 == [[.text("A1")], [.text("B2")], [.text("D4")]])
     }
 }

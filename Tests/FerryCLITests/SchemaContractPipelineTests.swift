@@ -76,7 +76,10 @@ struct SchemaContractPipelineTests {
         #expect(result.standardError.contains("'weight' (in "))
         #expect(result.standardError.contains("schema: evolve in a pipeline file"))
         // The first step, before the frozen one, wrote nothing either.
-        #expect(try PipelineCommandTests.rows(store, "SELECT sku FROM Product ORDER BY sku") == [[.text("A1")], [.text("B2")]])
+        #expect(
+            try PipelineCommandTests.rows(store, "SELECT sku FROM Product ORDER BY sku") == [
+                [.text("A1")], [.text("B2")],
+            ])
     }
 
     @Test(arguments: ["csv", "ndjson"])
@@ -95,7 +98,8 @@ struct SchemaContractPipelineTests {
         #expect(step?.unreadColumns == ["color", "weight"] && step?.discardedColumns == 2)
         #expect(step?.counts.inserted == 1 && step?.counts.rejected == 0)
         #expect(table.standardError.contains("unread columns: color, weight (2 new to Product, discarded"))
-        #expect(try SchemaContractImportTests.columns(of: "Product", in: store) == ["_pk", "_ent", "_opt", "sku", "name"])
+        #expect(
+            try SchemaContractImportTests.columns(of: "Product", in: store) == ["_pk", "_ent", "_opt", "sku", "name"])
     }
 
     @Test(arguments: ["csv", "ndjson"])
@@ -116,7 +120,8 @@ struct SchemaContractPipelineTests {
         #expect(rejects.contains("column 'weight' is new to Product (schema: discard-rows"), "\(rejects)")
         // The ledger keeps them too.
         #expect(
-            try PipelineCommandTests.rows(store, "SELECT count(*) FROM ferry_rejects WHERE reason LIKE '%is new to Product%'")
+            try PipelineCommandTests.rows(
+                store, "SELECT count(*) FROM ferry_rejects WHERE reason LIKE '%is new to Product%'")
                 == [[.integer(3)]])
     }
 

@@ -90,8 +90,9 @@ public struct Importer: Sendable {
         throw PipelineError(
             .schemaViolation,
             "schema: evolve: the columns \(drift.newColumns.map(\.name).joined(separator: ", ")) are new to "
-                + "\(spec.entity) and were not added to its model, which is added to when the store is opened for the "
-                + "import (ferry run, ferry import, BulkSession with StoreSettings.importsToEvolve); nothing was written")
+                + "\(spec.entity) and were not added to its model, which is added to when the store is opened for "
+                + "the import (ferry run, ferry import, BulkSession with StoreSettings.importsToEvolve); nothing was "
+                + "written")
     }
 
     /// Warns that no attribute reads the input columns (or JSON fields) `unread` of step `name`, if there are any.

@@ -41,13 +41,14 @@ struct NewColumnCheck {
             // A file was examined before the import (see SchemaDrift), which failed or evolved for its new columns.
             guard inputPath == "-" else { return nil }
             let names = fields.map { "'\($0.1)'" }.joined(separator: ", ")
+            let outcome =
+                contract == .evolve
+                ? "they cannot be added (import from a file to add them)" : "they fail the import here"
             throw PipelineError(
                 .schemaViolation,
-                "schema: \(contract.rawValue): \(inputPath) has columns that \(entity) lacks (\(names)); standard input "
-                    + "is not examined before the import, so "
-                    + (contract == .evolve ? "they cannot be added (import from a file to add them)" : "they fail it here")
-                    + ", and nothing of it was written. --schema discard-columns ignores them; discard-rows rejects the "
-                    + "records that give them a value")
+                "schema: \(contract.rawValue): standard input has columns that \(entity) lacks (\(names)); standard "
+                    + "input is not examined before the import, so \(outcome), and nothing of it was written. "
+                    + "--schema discard-columns ignores them; discard-rows rejects the records that give them a value")
         }
         newFields = fields
     }

@@ -52,7 +52,8 @@ struct SchemaDrift {
             var fills: [String: String] = [:]
             for column in plan.columns {
                 switch column.source {
-                case .field(let name, _, _), .relationshipKey(let name, _), .blobPath(let name): fills[name] = column.name
+                case .field(let name, _, _), .relationshipKey(let name, _), .blobPath(let name):
+                    fills[name] = column.name
                 case .constant: filled.insert(column.name)
                 }
             }

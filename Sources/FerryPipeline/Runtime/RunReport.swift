@@ -48,8 +48,8 @@ public enum RunReport {
 
     /// A report as one JSON object, keys sorted, pretty-printed, ending with a line break (the same text as
     /// manifests). An import's: `run`, `entity`, `counts` (read, inserted, updated, unchanged, kept,
-    /// rejected, deleted, created, leftEmpty), `unreadColumns`, `discardedColumns`, `seconds`, `rejectsPath`, `inputs` (path, sha256,
-    /// bytes), `resumed`, `appended` or `replaced` (keyless); a pipeline's: `pipeline`,
+    /// rejected, deleted, created, leftEmpty), `unreadColumns`, `discardedColumns`, `seconds`, `rejectsPath`,
+    /// `inputs` (path, sha256, bytes), `resumed`, `appended` or `replaced` (keyless); a pipeline's: `pipeline`,
     /// `store`, `status`, `seconds`, `steps` (each with its counts and outputs).
     public static func json(_ result: some Encodable) -> String {
         ManifestJSON.text(of: result)

@@ -61,6 +61,22 @@ struct SchemaContractPipelineTests {
         #expect(try ModelHistory.read(at: store.path).entries.count == 2)
     }
 
+    @Test func aDryRunEvolvesOnlyTheCopyOfTheStore() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try SchemaContractImportTests.makeStore(format: "csv", in: folder)
+        try writePipeline(format: "csv", schema: "evolve", in: folder)
+        let store = folder.appendingPathComponent("s.sqlite")
+
+        let result = try ferry.run(["run", "nightly.yml", "--dry-run", "--json"], in: folder)
+
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try secondStep(result)?.counts.inserted == 1)
+        #expect(try ModelHistory.read(at: store.path).entries.count == 1)
+        #expect(
+            try SchemaContractImportTests.columns(of: "Product", in: store) == ["_pk", "_ent", "_opt", "sku", "name"])
+    }
+
     @Test(arguments: ["csv", "ndjson"])
     func aFreezeStepFailsTheRunBeforeAnyStepWritesNamingTheNewColumns(format: String) throws {
         let folder = try TestSupport.makeTemporaryFolder()

@@ -52,7 +52,7 @@ func exitCode(for error: any Error) -> ExitCode {
         // `--resume` with nothing to resume, or an export asked for what it cannot do: the arguments do not fit.
         case .invalidExport, .cannotResume: return FerryExitCode.usage
         case .outputExists: return FerryExitCode.ioError
-        case .tooManyRejects, .conflict, .syncGuard: return FerryExitCode.dataError
+        case .tooManyRejects, .conflict, .syncGuard, .schemaViolation: return FerryExitCode.dataError
         default: return FerryExitCode.dataError
         }
     case let error as PipelineFileError:

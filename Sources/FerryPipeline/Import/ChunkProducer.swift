@@ -26,6 +26,9 @@ final class ChunkProducer: @unchecked Sendable {
     private(set) var firstColumnNames: [String]?
     /// The fields of JSON records that no column reads (read once the producer has finished).
     private(set) var unreadFields: UnreadFieldNames
+    /// The columns of CSV headers that no column reads, every input's (standard input's too, whose header is known
+    /// only once read), in the order found (read once the producer has finished).
+    private(set) var unreadHeaderColumns: [String] = []
 
     /// A producer of `plan`'s inputs, from `resumeAt` (records of that input already committed are skipped).
     ///
@@ -77,6 +80,7 @@ final class ChunkProducer: @unchecked Sendable {
         let headerless = reader.columnNames == nil && format.defaultDialect != nil
         columnNames = reader.columnNames
         if firstColumnNames == nil && !headerless { firstColumnNames = columnNames }
+        noteUnread(columnNames)
         var packer = headerless ? nil : try RecordPacker(plan: plan, inputPath: path, columnNames: columnNames)
         var consumed = 0
         while consumed < skip {
@@ -109,17 +113,20 @@ final class ChunkProducer: @unchecked Sendable {
                 columnNames = names
                 chunk.columnNames = names
                 if firstColumnNames == nil { firstColumnNames = names }
+                noteUnread(names)
                 packer = try RecordPacker(plan: plan, inputPath: path, columnNames: names)
             }
             guard let packer else { break }
             var readFields: UInt64 = 0
-            if let reason = packer.pack(record, into: &chunk.rows, readFields: &readFields) {
+            let reason = packer.pack(record, into: &chunk.rows, readFields: &readFields)
+            // A rejected record's fields count too: one rejected for a new column names it among the unread ones.
+            if packer.readsFieldsByName { unreadFields.note(record, readFields: readFields) }
+            if let reason {
                 chunk.rejects.append(
                     RejectedRecord(record: record, file: path, reason: reason, columnNames: columnNames))
                 if tracksKeys, let key = packer.rawKeyText(of: record) { chunk.seenKeys.append(key) }
             } else {
                 chunk.positions.append(record.position)
-                if packer.readsFieldsByName { unreadFields.note(record, readFields: readFields) }
                 if packer.keepsRecordAsRead(record) {
                     chunk.raw.append(record, packedIn: chunk.rows, textColumns: packer.textColumnOfField)
                 } else {
@@ -138,6 +145,12 @@ final class ChunkProducer: @unchecked Sendable {
             guard hand(&chunk, reader: reader, consumed: consumed) else { return false }
         }
         return true
+    }
+
+    private func noteUnread(_ header: [String]?) {
+        for name in plan.unreadColumns(of: header ?? []) where !unreadHeaderColumns.contains(name) {
+            unreadHeaderColumns.append(name)
+        }
     }
 
     /// A chunk with no records yet, in the buffers of a committed chunk when the writer handed them back, sized by

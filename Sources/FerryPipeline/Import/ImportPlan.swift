@@ -72,6 +72,9 @@ struct ImportPlan: Sendable {
     }
     /// Whether a mandatory attribute without a default has no column: a batch insert then refuses every new row.
     let omitsMandatoryAttribute: Bool
+    /// The names of the entity's attributes and relationships, inherited ones included: an input column of another
+    /// name that no column reads is new to the entity (see ``SchemaContract``).
+    let propertyNames: [String]
 
     /// The positions, among ``columns``, of the key attributes.
     var keyColumnIndexes: [Int] { keys.compactMap { key in columns.firstIndex { $0.name == key } } }
@@ -116,6 +119,7 @@ struct ImportPlan: Sendable {
         try Self.check(columns, keys: keys, inputColumns: inputColumns)
         self.keys = keys
         self.columns = columns
+        propertyNames = model.allAttributes(of: entity.name).map(\.name) + relationships.map(\.name)
         let mapped = Set(columns.map(\.name))
         omitsMandatoryAttribute = attributes.contains {
             !$0.isOptional && $0.defaultValue == nil && !mapped.contains($0.name)
@@ -130,6 +134,17 @@ struct ImportPlan: Sendable {
             case .constant: nil
             }
         }
+    }
+
+    /// The names an input column may have without being new to the entity: those the plan reads, and the entity's
+    /// attributes and relationships.
+    var knownNames: Set<String> { Set(readNames).union(propertyNames) }
+
+    /// Whether an input column named `name` is new to the entity: not known (``knownNames``), and not a name the store
+    /// keeps for itself (starting with `_`, such as a rejects file's `_reason`, `_file`, `_record` and `_line`, so
+    /// that a rejects file imports again under any contract; such columns are left unread).
+    static func isNew(_ name: String, known: Set<String>) -> Bool {
+        !known.contains(name) && !name.hasPrefix("_")
     }
 
     /// The columns of `names` (an input's header) that no column of the plan reads, in their order.

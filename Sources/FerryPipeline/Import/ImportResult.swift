@@ -17,6 +17,9 @@ public struct ImportResult: Sendable, Codable {
     /// The input columns (CSV, TSV header names; JSON field names, from every record read) that no attribute or
     /// relationship reads: a renamed column shows here rather than being ignored without a word.
     public var unreadColumns: [String] = []
+    /// How many of ``unreadColumns`` are new to the entity (it has no attribute or relationship of their name) and were
+    /// ignored under `schema: discard-columns` (``SchemaContract/discardColumns``); `nil` when none were.
+    public var discardedColumns: Int? = nil
     /// Whether the entity has no uniqueness constraint, so that the records were appended as new rows rather than
     /// matched to stored ones by key.
     public var appended: Bool? = nil

@@ -263,10 +263,16 @@ final class ImportRun {
 
     /// Records the run as succeeded and reports it.
     private func succeed() async throws -> ImportResult {
-        // A JSON input's fields are known once its records are read.
-        let unreadFields = producer.unreadFields.names.filter { !unreadColumns.contains($0) }
+        // A JSON input's fields are known once its records are read; so are the headers of standard input and of
+        // inputs after the first.
+        let unreadFields = (producer.unreadHeaderColumns + producer.unreadFields.names).reduce(into: [String]()) {
+            if !unreadColumns.contains($1) && !$0.contains($1) { $0.append($1) }
+        }
         importer.warnUnread(unreadFields, of: name)
         unreadColumns += unreadFields
+        let properties = Set(plan.propertyNames)
+        let discarded = unreadColumns.filter { ImportPlan.isNew($0, known: properties) }.count
+        let discardedColumns = spec.schema == .discardColumns && discarded > 0 ? discarded : nil
         let inputs = try await digests.value
         let seconds = (ContinuousClock.now - started).seconds
         try await ledger.finish(run: id, status: .succeeded, counts: counts, seconds: seconds)
@@ -278,7 +284,7 @@ final class ImportRun {
         }
         return ImportResult(
             run: id, entity: spec.entity, counts: counts, seconds: seconds, rejectsPath: rejectsPath, inputs: inputs,
-            resumed: resumed != nil, unreadColumns: unreadColumns,
+            resumed: resumed != nil, unreadColumns: unreadColumns, discardedColumns: discardedColumns,
             appended: plan.isKeyless && !spec.replacesRows ? true : nil, replaced: spec.replacesRows ? true : nil)
     }
 

@@ -79,6 +79,10 @@ public struct ImportSpec: Sendable {
         }
     }
 
+    /// What the step does with input columns the entity lacks (``SchemaContract``): by default it ignores them, and
+    /// the report lists them among the unread columns.
+    public var schema = SchemaContract.pipelineDefault
+
     /// Where rejected records are written, in the input's format; `nil` keeps them in the store's ledger only.
     public var rejectsPath: String?
     /// Beyond this many rejects (or this rate), the run fails with nothing further committed.

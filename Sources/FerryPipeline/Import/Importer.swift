@@ -69,8 +69,30 @@ public struct Importer: Sendable {
         _ spec: ImportSpec, name: String, ledger: RunLedger? = nil, resume: Resumption, stop: StopSignal?,
         progress: (@Sendable (ImportProgress) -> Void)?
     ) async throws -> ImportResult {
+        try checkSchemaContract(of: spec)
         let run = try await ImportRun.begin(spec, name: name, ledger: ledger, resume: resume, importer: self)
         return try await run.load(stop: stop, progress: progress)
+    }
+
+    /// Checks `spec`'s inputs against its schema contract before anything is written (see ``SchemaContract``): under
+    /// `freeze`, new columns fail the step; under `evolve`, they must have been added to the model when the store was
+    /// opened (``StoreSettings/importsToEvolve``).
+    ///
+    /// - Throws: ``PipelineError`` `.schemaViolation` naming every new and every missing column; `.invalidSpec` when
+    ///   the spec does not fit the model; ``FerryIOError`` when an input cannot be read.
+    func checkSchemaContract(of spec: ImportSpec) throws {
+        guard spec.schema == .freeze || spec.schema == .evolve,
+            container.model.entity(named: spec.entity) != nil
+        else { return }
+        let drift = try SchemaDrift(spec: spec, model: container.model, typesNewColumns: false)
+        guard drift.hasNewColumns else { return }
+        if spec.schema == .freeze, let violation = drift.freezeViolation() { throw violation }
+        throw PipelineError(
+            .schemaViolation,
+            "schema: evolve: the columns \(drift.newColumns.map(\.name).joined(separator: ", ")) are new to "
+                + "\(spec.entity) and were not added to its model, which is added to when the store is opened for "
+                + "the import (ferry run, ferry import, BulkSession with StoreSettings.importsToEvolve); nothing was "
+                + "written")
     }
 
     /// Warns that no attribute reads the input columns (or JSON fields) `unread` of step `name`, if there are any.

@@ -22,6 +22,8 @@ final class RecordPacker {
     private let sourceNameRanges: [Range<Int>?]
     /// The source field names' UTF-8, one after the other.
     private let sourceNameBytes: [UInt8]
+    /// What the step's schema contract says of the input's new columns, record by record; `nil` when it says nothing.
+    private let newColumnCheck: NewColumnCheck?
     /// Reads blob files, from the allowed folders only.
     private let blobFiles: BlobFileReader
     /// Whether every packed row can be refused after packing (see ``keepsRecordAsRead(_:)``).
@@ -37,9 +39,11 @@ final class RecordPacker {
 
     /// A packer for records of `inputPath`, whose header (CSV) is `columnNames`.
     ///
-    /// - Throws: ``PipelineError`` `.invalidSpec` when a CSV input lacks a column the plan reads.
+    /// - Throws: ``PipelineError`` `.invalidSpec` when a CSV input lacks a column the plan reads; `.schemaViolation`
+    ///   when its new columns break the step's contract (see ``NewColumnCheck``).
     init(plan: ImportPlan, inputPath: String, columnNames: [String]?) throws {
         self.plan = plan
+        newColumnCheck = try NewColumnCheck(plan: plan, inputPath: inputPath, columnNames: columnNames)
         columns = plan.columns.map { Unmanaged.passUnretained($0) }
         blobFiles = BlobFileReader(
             inputFolder: URL(fileURLWithPath: inputPath == "-" ? "." : inputPath).deletingLastPathComponent(),
@@ -126,6 +130,10 @@ final class RecordPacker {
                 rows.discardOpenRow()
                 return reason
             }
+        }
+        if let newColumnCheck, let reason = newColumnCheck.reason(for: record, readFields: readFields) {
+            rows.discardOpenRow()
+            return reason
         }
         rows.endRow()
         return nil

@@ -17,6 +17,8 @@ public struct PipelineReport: Sendable, Codable {
         public var resumed: Bool?
         /// An import step's input columns that no attribute or relationship reads (CSV, TSV).
         public var unreadColumns: [String]?
+        /// How many of ``unreadColumns`` were new to the entity and ignored (`schema: discard-columns`).
+        public var discardedColumns: Int?
         /// Whether an import step appended its records (an entity without a uniqueness constraint).
         public var appended: Bool?
         /// Whether an import step's records replaced the entity's rows (`replace: true`).
@@ -65,7 +67,9 @@ public struct PipelineReport: Sendable, Codable {
                     + RunReport.keylessNote(appended: step.appended, replaced: step.replaced))
             for output in step.outputs { lines.append("      → \(output)") }
             if let unread = step.unreadColumns {
-                lines.append("      unread columns: " + unread.joined(separator: ", "))
+                lines.append(
+                    "      unread columns: " + unread.joined(separator: ", ")
+                        + RunReport.discardedNote(step.discardedColumns, entity: step.entity))
             }
         }
         lines.append(String(format: "%@ in %.2f s", status, seconds))

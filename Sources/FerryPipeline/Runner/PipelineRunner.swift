@@ -44,6 +44,18 @@ public struct PipelineRunner: Sendable {
             throw PipelineRunError(report: report, underlying: error)
         }
         report.run = number
+        // Every import step's schema contract is checked before the first step writes.
+        for step in file.steps {
+            guard case .importRecords(let spec) = step.action else { continue }
+            do {
+                try Importer(container: container, logger: logger).checkSchemaContract(of: spec)
+            } catch {
+                report.status = "failed at \(step.name)"
+                report.failedStep = step.name
+                try? await ledger.finish(run: number, status: .failed, counts: StepCounts(), seconds: 0)
+                throw PipelineRunError(report: report, underlying: error)
+            }
+        }
         let outputs = OutputPathValues(date: Date(), run: number)
         var totals = StepCounts()
         for step in file.steps {
@@ -130,6 +142,7 @@ public struct PipelineRunner: Sendable {
             result.resumed = outcome.resumed
             (result.appended, result.replaced) = (outcome.appended, outcome.replaced)
             if !outcome.unreadColumns.isEmpty { result.unreadColumns = outcome.unreadColumns }
+            result.discardedColumns = outcome.discardedColumns
             if let rejects = outcome.rejectsPath { result.outputs.append(rejects) }
         case .batchUpdate(let update):
             result.entity = update.entity

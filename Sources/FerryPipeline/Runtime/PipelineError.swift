@@ -28,6 +28,9 @@ public struct PipelineError: Error, Sendable, CustomStringConvertible {
         public static let invalidExport = Code(rawValue: "invalidExport")
         /// The output of a snapshot already exists; Ferry never overwrites one.
         public static let outputExists = Code(rawValue: "outputExists")
+        /// The input's columns break the step's schema contract (``SchemaContract/freeze``: the input has columns the
+        /// entity lacks): the data do not fit the model, exit 65.
+        public static let schemaViolation = Code(rawValue: "schemaViolation")
         /// A row of the store's run ledger cannot be read (changed by hand or damaged): exit 66, as for a store
         /// that cannot be read.
         public static let corruptLedger = Code(rawValue: "corruptLedger")

@@ -21,8 +21,18 @@ public enum RunReport {
         var text =
             "\(result.entity): " + parts.joined(separator: " · ")
             + keylessNote(appended: result.appended, replaced: result.replaced) + (result.resumed ? " (resumed)" : "")
-        if !result.unreadColumns.isEmpty { text += "\nunread columns: " + result.unreadColumns.joined(separator: ", ") }
+        if !result.unreadColumns.isEmpty {
+            text += "\nunread columns: " + result.unreadColumns.joined(separator: ", ")
+                + discardedNote(result.discardedColumns, entity: result.entity)
+        }
         return text
+    }
+
+    /// The note after a step's unread columns when some were new to the entity and discarded: ` (2 new to Product,
+    /// discarded: schema discard-columns)`, or empty.
+    static func discardedNote(_ count: Int?, entity: String?) -> String {
+        guard let count, count > 0 else { return "" }
+        return " (\(count) new to \(entity ?? "the entity"), discarded: schema discard-columns)"
     }
 
     /// How a keyless step stored its records, for its line: ` (appended: no key)`, ` (replaced: no key)`, or empty.
@@ -38,8 +48,8 @@ public enum RunReport {
 
     /// A report as one JSON object, keys sorted, pretty-printed, ending with a line break (the same text as
     /// manifests). An import's: `run`, `entity`, `counts` (read, inserted, updated, unchanged, kept,
-    /// rejected, deleted, created, leftEmpty), `unreadColumns`, `seconds`, `rejectsPath`, `inputs` (path, sha256,
-    /// bytes), `resumed`, `appended` or `replaced` (keyless); a pipeline's: `pipeline`,
+    /// rejected, deleted, created, leftEmpty), `unreadColumns`, `discardedColumns`, `seconds`, `rejectsPath`,
+    /// `inputs` (path, sha256, bytes), `resumed`, `appended` or `replaced` (keyless); a pipeline's: `pipeline`,
     /// `store`, `status`, `seconds`, `steps` (each with its counts and outputs).
     public static func json(_ result: some Encodable) -> String {
         ManifestJSON.text(of: result)

@@ -123,6 +123,9 @@ public final class BulkSession {
         settings.recordsHistory = settings.recordsHistory || file.recordsHistory
         settings.migratesAutomatically = settings.migratesAutomatically && file.migratesAutomatically
         settings.migrationAppliedBy = "ferry run \(file.path)"
+        settings.importsToEvolve = file.steps.compactMap { step in
+            if case .importRecords(let spec) = step.action, spec.schema == .evolve { spec } else { nil }
+        }
         // The real store's lock, held for a dry run too: its copy must not be taken while a run writes.
         let lock = try StoreLock(storePath: file.store)
         var scratch: URL?

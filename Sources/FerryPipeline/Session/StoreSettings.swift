@@ -23,6 +23,10 @@ public struct StoreSettings: Sendable {
     /// The entity an ad hoc import writes: when an existing store's model lacks it (and no model file is given), the
     /// entity inferred from the records is added to the store's model by a migration.
     public var adHocEntity: String?
+    /// Import steps whose new columns are added to the store's model before it opens: those whose contract is
+    /// ``SchemaContract/evolve`` (see ``SchemaContract``). Only for a store opened with its own model: a model file
+    /// says what each entity has.
+    public var importsToEvolve: [ImportSpec] = []
     /// Whether opening looks for a migration at all: not when the store is opened to read it.
     var considersMigration = true
 
@@ -48,6 +52,7 @@ public struct StoreSettings: Sendable {
         let name = URL(fileURLWithPath: storePath).deletingPathExtension().lastPathComponent
         let container: PersistentContainer
         if let modelPath, considersMigration {
+            if let refusal = evolveWithModelFile { throw refusal }
             try await StoreMigration(
                 storePath: storePath, modelPath: modelPath, appliedBy: migrationAppliedBy, logger: logger
             ).migrateIfNeeded(automatic: migratesAutomatically)
@@ -63,6 +68,7 @@ public struct StoreSettings: Sendable {
             {
                 try addEntity(adHocEntity, of: inferredModel, toStoreAt: storePath, logger: logger)
             }
+            if considersMigration { try evolveModel(ofStoreAt: storePath, logger: logger) }
             container = try await PersistentContainer(name: name, storeDescription: description, logger: logger)
         }
         try await container.loadPersistentStores()

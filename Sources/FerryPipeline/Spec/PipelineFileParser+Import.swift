@@ -16,7 +16,9 @@ extension PipelineFileParser {
     /// `booleans` ({ true: [...], false: [...] }), `dateFormats`, `arraySeparator`, `mode` (batch | context),
     /// `mergePolicy` (storeTrump | objectTrump | error | overwrite | rollback), `chunkSize`, `rejects` (path),
     /// `maxRejects` (a count, or a rate such as "5%"), `fullSync` ({ scope, maxDeleteFraction, force }), `replace`
-    /// (true: the records replace a keyless entity's rows, see ``ImportSpec/replacesRows``).
+    /// (true: the records replace a keyless entity's rows, see ``ImportSpec/replacesRows``), `schema` (evolve | freeze |
+    /// discard-columns | discard-rows: what input columns the entity lacks do, see ``SchemaContract``; default
+    /// discard-columns).
     mutating func parseImport(_ fields: [String: Node], node: Node, keyPath: String) -> ImportSpec? {
         guard let entity = required(fields, "entity", node, keyPath) else { return nil }
         guard let sourceNode = fields["source"], let patterns = reader.strings(sourceNode, keyPath + ".source") else {
@@ -89,6 +91,9 @@ extension PipelineFileParser {
         if let node = fields["maxRejects"] { spec.maxRejects = rejectLimit(node, keyPath + ".maxRejects") }
         if let node = fields["fullSync"] { spec.fullSync = fullSync(node, keyPath + ".fullSync") }
         if let node = fields["replace"] { spec.replacesRows = reader.bool(node, keyPath + ".replace") ?? false }
+        if let node = fields["schema"] {
+            spec.schema = reader.choice(node, keyPath + ".schema", SchemaContract.spellings) ?? spec.schema
+        }
         return spec
     }
 

@@ -14,7 +14,7 @@ public struct PipelineFileParser {
     static let importKeys = [
         "name", "source", "format", "delimiter", "header", "null", "lenient", "flatten", "entity", "key", "fields",
         "relationships", "blobs", "blobRoots", "constants", "trim", "booleans", "dateFormats", "arraySeparator", "mode",
-        "mergePolicy", "chunkSize", "rejects", "maxRejects", "fullSync", "replace",
+        "mergePolicy", "chunkSize", "rejects", "maxRejects", "fullSync", "replace", "schema",
     ]
     static let batchUpdateKeys = ["name", "entity", "where", "set"]
     static let batchDeleteKeys = ["name", "entity", "where"]
@@ -104,6 +104,13 @@ public struct PipelineFileParser {
                     keyPath: YAMLReader.join(keyPath, pair.key))
             else {
                 continue
+            }
+            if file.model != nil, case .importRecords(let spec) = step.action, spec.schema == .evolve {
+                reader.report(
+                    node, YAMLReader.join(keyPath, pair.key) + ".schema",
+                    "evolve adds attributes to the store's own model, but this pipeline names a model file, which says "
+                        + "what \(spec.entity) has: add the new columns to the model file (the store is migrated to "
+                        + "it), or leave out model:")
             }
             if !names.insert(step.name).inserted {
                 reader.report(node, keyPath, "another step is named '\(step.name)'; give this one a name: of its own")

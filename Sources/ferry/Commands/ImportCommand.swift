@@ -20,6 +20,19 @@ struct ImportCommand: AsyncParsableCommand {
             Columns map to attributes of the same name. Without --model, an existing store's own model is used; \
             a new store gets a model inferred from the first records (an identifier such as 00123 stays text).
 
+            Schema contracts (--schema: what input columns the entity lacks do). A column is new when the \
+            entity has no attribute or relationship of its name. Into an entity that exists already, the default is \
+            freeze: a new column fails the import before anything is written (exit 65), naming every new column and \
+            every attribute the input lacks; a renamed column shows as one of each. --schema evolve adds the new \
+            columns as optional attributes, typed from their first 1,000 values as a new store's model is, by a \
+            migration recorded in the store's model history (ferry inspect lists it); later imports then read them. \
+            --schema discard-columns ignores them (the report lists and counts them); --schema discard-rows \
+            rejects each record that gives one a value, naming the column in its reason. An import that creates \
+            the entity takes its columns from the records, so nothing is new. JSON fields are known only from the \
+            records: the first 1,000 of each input are examined before anything is written, and a later record \
+            with a field the entity lacks is rejected under freeze and evolve (import the rejects again with \
+            --schema evolve to add it). Every run lists the input columns it did not read.
+
             Merge policies (what a record whose key is stored does): store-trump (default) keeps the stored row \
             (a record with other values counts as kept, with a warning unless --merge-policy is given); \
             object-trump updates the attributes the record gives; error fails the import.
@@ -31,6 +44,7 @@ struct ImportCommand: AsyncParsableCommand {
               ferry import updates.ndjson --store catalog.sqlite --entity Product --merge-policy object-trump
               ferry import people.csv --store people.sqlite --entity Person --key id --json
               ferry import events.ndjson --store events.sqlite --entity Event --replace
+              ferry import products-v2.csv --store catalog.sqlite --entity Product --schema evolve
             """
     )
 
@@ -103,6 +117,14 @@ struct ImportCommand: AsyncParsableCommand {
             """)
     var chunk: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "What input columns the entity lacks do: evolve (add them as optional attributes), freeze (fail, the "
+                + "default for an entity that exists), discard-columns (ignore them) or discard-rows (reject the "
+                + "records that give them a value).",
+            valueName: "evolve|freeze|discard-columns|discard-rows"))
+    var schema: SchemaContract?
+
     @Option(help: "Write rejected records to this file (its extension gives the format).")
     var rejects: String?
 
@@ -156,6 +178,30 @@ struct ImportCommand: AsyncParsableCommand {
         }
         _ = try relationshipMappings()
         guard (0...1).contains(maxDelete) else { throw ValidationError("--max-delete is a fraction between 0 and 1.") }
+        if schema == .evolve && location.model != nil {
+            throw ValidationError(
+                "--schema evolve adds attributes to the store's own model, but --model names a model file, which says "
+                    + "what \(entity) has: add the new columns to the model file (the store is migrated to it), or "
+                    + "leave out --model.")
+        }
+    }
+
+    /// The schema contract: --schema, or freeze for an entity that exists already (in the model file given, or in
+    /// the store's model) and discard-columns for one this import creates (its columns come from the records).
+    func schemaContract() -> SchemaContract {
+        if let schema { return schema }
+        let model: ManagedObjectModel?
+        if let path = location.model {
+            model =
+                VersionedModelFolder.isVersionedModel(path)
+                ? (try? VersionedModelFolder(contentsOf: path))?.current.model
+                : (try? ModelFile(contentsOf: path))?.model
+        } else if FileManager.default.fileExists(atPath: location.store) {
+            model = try? StoreMigrator(storePath: location.store).storedModel()
+        } else {
+            model = nil
+        }
+        return model?.entity(named: entity) != nil ? .freeze : .discardColumns
     }
 
     /// `--relationship` values as mappings.
@@ -203,12 +249,14 @@ struct ImportCommand: AsyncParsableCommand {
                 spec.maxRejects = maxRejects.map { .count($0) }
                 if fullSync { spec.fullSync = FullSync(maxDeleteFraction: maxDelete, force: forceSync) }
                 spec.replacesRows = replace
+                spec.schema = schemaContract()
                 var settings = StoreSettings()
                 settings.cacheMiB = cacheMb
                 settings.synchronous = durability.synchronous
                 settings.recordsHistory = history
                 settings.migrationAppliedBy = "ferry import"
                 settings.adHocEntity = entity
+                if spec.schema == .evolve { settings.importsToEvolve = [spec] }
                 let inferenceSpec = spec
                 let session = try await BulkSession.open(
                     storePath: location.store, model: location.model, settings: settings,
@@ -254,4 +302,5 @@ struct MergePolicyArgument: ExpressibleByArgument {
 }
 
 extension ImportSpec.Mode: ExpressibleByArgument {}
+extension SchemaContract: ExpressibleByArgument {}
 extension RelationshipMapping.OnMissing: ExpressibleByArgument {}

@@ -96,6 +96,9 @@ public struct ImportSpec: Sendable {
     /// chunks commit with that transaction: a resumed replace starts again from the first record.
     public var replacesRows = false
 
+    /// The inputs' headers, read once for this spec and its copies.
+    let inputHeaders = InputHeaders()
+
     /// A spec importing `sources` into `entity` with every default.
     public init(entity: String, sources: [String]) {
         self.entity = entity
@@ -110,10 +113,16 @@ extension ImportSpec {
     var isHeaderless: Bool { dialect?.hasHeader == false }
 
     /// The header of input `index`, for mapping columns by name (CSV, TSV); `nil` for JSON, standard input or an
-    /// index past the inputs. Without a header line, the positional names of the first record's fields.
+    /// index past the inputs. Without a header line, the positional names of the first record's fields. Read from
+    /// the file once per step, however many times it is asked for (see ``InputHeaders``).
     ///
     /// - Throws: ``FerryIOError`` when the input cannot be opened or its header read.
     func header(ofInput index: Int) throws -> [String]? {
+        guard let input = headerKey(ofInput: index) else { return nil }
+        return try inputHeaders.header(of: input) { try readHeader(ofInput: index) }
+    }
+
+    private func readHeader(ofInput index: Int) throws -> [String]? {
         guard index < sources.count else { return nil }
         let path = sources[index]
         guard path != "-", let format = format ?? RecordFormat(inferringFrom: path), format.defaultDialect != nil

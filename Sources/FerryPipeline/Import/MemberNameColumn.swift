@@ -29,14 +29,18 @@ enum MemberNameColumn {
 
     /// Whether input `index` of `spec`, whose header (CSV) is `header`, stores ``column`` as ``attribute``: it has
     /// a column ``column`` and none named ``attribute`` of its own. A JSON input is judged by its first record (read
-    /// here); standard input and an input that cannot be read give `false` (the import reports why).
+    /// once per step, see ``InputHeaders``); standard input and an input that cannot be read give `false` (the
+    /// import reports why).
     static func isStored(in spec: ImportSpec, input index: Int, header: [String]?) -> Bool {
         if let header { return header.contains(column) && !header.contains(attribute) }
-        guard index < spec.sources.count, spec.sources[index] != "-",
-            let format = spec.format ?? RecordFormat(inferringFrom: spec.sources[index]), format.defaultDialect == nil,
-            let reader = try? format.openReader(path: spec.sources[index], jsonOptions: spec.jsonOptions),
-            let first = try? reader.next()
-        else { return false }
-        return first.field(named: column) != nil && first.field(named: attribute) == nil
+        guard let input = spec.headerKey(ofInput: index) else { return false }
+        return spec.inputHeaders.storesMemberNames(of: input) {
+            guard input.path != "-",
+                let format = spec.format ?? RecordFormat(inferringFrom: input.path), format.defaultDialect == nil,
+                let reader = try? format.openReader(path: input.path, jsonOptions: spec.jsonOptions),
+                let first = try? reader.next()
+            else { return false }
+            return first.field(named: column) != nil && first.field(named: attribute) == nil
+        }
     }
 }

@@ -41,7 +41,6 @@ struct SchemaDrift {
         var settable: [String] = []
         for (index, path) in spec.sources.enumerated() where path != "-" {
             guard let format = spec.format ?? RecordFormat(inferringFrom: path) else { continue }
-            let reader = try format.openReader(path: path, dialect: spec.dialect, jsonOptions: spec.jsonOptions)
             let header = try spec.header(ofInput: index)
             let plan = try ImportPlan(
                 spec: spec, model: model, inputColumns: header,
@@ -64,6 +63,7 @@ struct SchemaDrift {
                 }
                 guard typesNewColumns, newColumns.contains(where: { header.contains($0.name) }) else { continue }
             }
+            let reader = try format.openReader(path: path, dialect: spec.dialect, jsonOptions: spec.jsonOptions)
             try sample(reader, header: header, known: known, fills: fills, filled: &filled, input: path)
         }
         missingColumns = settable.filter { !filled.contains($0) }

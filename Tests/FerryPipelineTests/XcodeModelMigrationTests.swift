@@ -126,4 +126,40 @@ struct XcodeModelMigrationTests {
             #expect(rows.map { $0["price"] ?? nil } == [.decimal(Decimal(1)), .decimal(Decimal(1))])
         }
     }
+
+    @Test("A store at no version of the bundle is refused, naming the versions")
+    func storeAtNoVersion() async throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("other.sqlite").path
+        let other = try ManagedObjectModel(yaml: "entities:\n  Item:\n    attributes: { code: string }\n")
+        _ = try await PersistentStore.open(PersistentStoreDescription(path: path), model: other)
+        let error = try await #require(throws: MigrationError.self) {
+            try await StoreMigration(storePath: path, modelPath: Self.bundle).run(allowsDestructiveChanges: false)
+        }
+        #expect(error.code == .missingSourceModel)
+        #expect(error.message.contains("no version of \(Self.bundle) (Shop…Shop 3) is the model the store is at"))
+    }
+
+    @Test("A draft version after the current one blocks the chain, but not a store already at the current version")
+    func draftAfterTheCurrentVersion() async throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bundle = folder.appendingPathComponent("Shop.xcdatamodeld").path
+        try FileManager.default.copyItem(atPath: Self.bundle, toPath: bundle)
+        try FileManager.default.copyItem(
+            atPath: bundle + "/Shop 3.xcdatamodel", toPath: bundle + "/Shop 4.xcdatamodel")
+        let current = folder.appendingPathComponent("current.sqlite").path
+        _ = try await PersistentStore.open(
+            PersistentStoreDescription(path: current), model: try Self.version("Shop 3"))
+        #expect(try await StoreMigration(storePath: current, modelPath: bundle).run(allowsDestructiveChanges: false)
+            .isCurrent)
+        let older = folder.appendingPathComponent("older.sqlite").path
+        try await Self.makeStore(at: older, version: "Shop 2", nameKey: "title", price: false)
+        let error = try await #require(throws: ModelError.self) {
+            try await StoreMigration(storePath: older, modelPath: bundle).run(allowsDestructiveChanges: false)
+        }
+        #expect(error.message.contains("the current version 'Shop 3' is not the last: 'Shop 4' comes after it"))
+        #expect(try ModelHistory.read(at: older).entries.count == 1)
+    }
 }

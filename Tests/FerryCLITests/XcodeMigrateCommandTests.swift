@@ -73,8 +73,9 @@ struct XcodeMigrateCommandTests {
         #expect(!migrate.standardOutput.contains("remove"))
         #expect(try values("SELECT label FROM Product ORDER BY sku", in: folder) == [.text("Anvil"), .text("Bellows")])
         #expect(try values("SELECT count(price) FROM Product", in: folder) == [.integer(2)])
-        #expect(try values("SELECT kind FROM ferry_model_history ORDER BY version", in: folder)
-            == [.text("created"), .text("migrated")])
+        #expect(
+            try values("SELECT kind FROM ferry_model_history ORDER BY version", in: folder)
+                == [.text("created"), .text("migrated")])
     }
 
     @Test func aPipelineWhoseModelIsTheXcodeBundleMigratesTheStoreThenImports() throws {
@@ -86,7 +87,7 @@ struct XcodeMigrateCommandTests {
         #expect(validate.standardError == "")
         try "sku,label,quantity,price\nA-1,Anvil (steel),4,30.00\nC-3,Chisel,12,8.25\n".write(
             to: folder.appendingPathComponent("products.csv"), atomically: true, encoding: .utf8)
-        try """
+        let pipeline = """
             store: s.sqlite
             model: \(Self.bundle)
             steps:
@@ -96,11 +97,13 @@ struct XcodeMigrateCommandTests {
                   key: sku
                   fields: { sku: sku, label: label, quantity: quantity, price: price }
                   mergePolicy: objectTrump
-            """.write(to: folder.appendingPathComponent("p.yml"), atomically: true, encoding: .utf8)
+            """
+        try pipeline.write(to: folder.appendingPathComponent("p.yml"), atomically: true, encoding: .utf8)
         let run = try ferry.run(["run", "p.yml"], in: folder)
         #expect(run.status == 0, "\(run.standardError)")
-        #expect(try values("SELECT kind FROM ferry_model_history ORDER BY version", in: folder)
-            == [.text("created"), .text("migrated"), .text("migrated")])
+        #expect(
+            try values("SELECT kind FROM ferry_model_history ORDER BY version", in: folder)
+                == [.text("created"), .text("migrated"), .text("migrated")])
         #expect(
             try values("SELECT label FROM Product ORDER BY sku", in: folder)
                 == [.text("Anvil (steel)"), .text("Bellows"), .text("Chisel")])

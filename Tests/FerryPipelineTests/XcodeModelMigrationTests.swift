@@ -152,8 +152,9 @@ struct XcodeModelMigrationTests {
         let current = folder.appendingPathComponent("current.sqlite").path
         _ = try await PersistentStore.open(
             PersistentStoreDescription(path: current), model: try Self.version("Shop 3"))
-        #expect(try await StoreMigration(storePath: current, modelPath: bundle).run(allowsDestructiveChanges: false)
-            .isCurrent)
+        #expect(
+            try await StoreMigration(storePath: current, modelPath: bundle).run(allowsDestructiveChanges: false)
+                .isCurrent)
         let older = folder.appendingPathComponent("older.sqlite").path
         try await Self.makeStore(at: older, version: "Shop 2", nameKey: "title", price: false)
         let error = try await #require(throws: ModelError.self) {

@@ -72,8 +72,9 @@ struct XcodeModelVersionChainTests {
         #expect(!VersionedModelFolder.isVersionedModel(path + "/Shop 2.xcdatamodel"))
         let chain = try VersionedModelFolder(contentsOf: path)
         #expect(chain.versions.map(\.name) == ["Shop", "Shop 2", "Shop 3"])
-        #expect(chain.versions.map { $0.stagePath.map { ($0 as NSString).lastPathComponent } }
-            == [nil, nil, "Shop 3.migration.yml"])
+        #expect(
+            chain.versions.map { $0.stagePath.map { ($0 as NSString).lastPathComponent } }
+                == [nil, nil, "Shop 3.migration.yml"])
         #expect(chain.current.model == (try ManagedObjectModel.load(from: path)))
         let hash = try ManagedObjectModel.load(from: path + "/Shop 2.xcdatamodel").versionHash
         #expect(chain.version(withHash: hash)?.name == "Shop 2")

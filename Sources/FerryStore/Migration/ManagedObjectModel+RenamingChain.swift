@@ -19,7 +19,8 @@ extension ManagedObjectModel {
         for index in result.entities.indices {
             var entity = result.entities[index]
             entity.renamingIdentifier = Self.resolved(entity.name, entity.renamingIdentifier, among: oldEntities)
-            let oldName = entity.renamingIdentifier.flatMap { previous.entity(named: $0)?.name }
+            let oldName =
+                entity.renamingIdentifier.flatMap { previous.entity(named: $0)?.name }
                 ?? previous.entity(named: entity.name)?.name
             if let oldName {
                 let root = previous.rootEntity(of: oldName)

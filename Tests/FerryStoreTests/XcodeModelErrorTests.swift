@@ -195,8 +195,8 @@ struct XcodeModelErrorTests {
             """)
         #expect(
             warnings == [
-                "\(file):3: entity Item: renaming identifier 'Thing' is ignored: Ferry does not yet migrate by "
-                    + "renaming identifier",
+                "\(file):3: entity Item: renamingIdentifier=\"Thing\" is ignored: Xcode keeps a renaming identifier "
+                    + "as elementID=\"Thing\"; write that",
                 "\(file):4: entity Item, attribute title: setting sparkle=\"YES\" is not one Ferry knows; it is ignored",
                 "\(file):4: entity Item, attribute title: spotlightIndexingEnabled=\"YES\" is ignored: Ferry has no "
                     + "Spotlight or external records",

@@ -27,8 +27,8 @@ public struct CustomMigrationStage: Sendable {
     /// Runs on the new model after it.
     public var didMigrate: Handler?
 
-    /// Creates a stage into the version `destination` (its name in a versioned model folder, or its model's version
-    /// hash).
+    /// Creates a stage into the version `destination` (its name in a versioned model folder, `v2`, or in an
+    /// `.xcdatamodeld`, `Catalog 2`; or its model's version hash).
     public init(into destination: String, willMigrate: Handler? = nil, didMigrate: Handler? = nil) {
         self.destination = destination
         self.willMigrate = willMigrate

@@ -6,10 +6,11 @@ public import Logging
 /// `ferry` command (`ferry migrate`, and the automatic migration of `ferry run` and `ferry import`) and Swift programs
 /// migrate stores.
 ///
-/// With a versioned model folder (``VersionedModelFolder``) the store is migrated from the version it is at, one
-/// version at a time, up to the current one; each hop is inferred (``StoreMigrator``), with the custom stage into that
-/// version around it when there is one: a ``CustomMigrationStage`` given in Swift, or `vN.migration.yml` beside the
-/// version:
+/// With a versioned model folder (``VersionedModelFolder``: `NAME.model/` with `v1.yml`, `v2.yml`…, or an Xcode
+/// `.xcdatamodeld`) the store is migrated from the version it is at, one version at a time, up to the current one;
+/// each hop is inferred (``StoreMigrator``), with the custom stage into that version around it when there is one: a
+/// ``CustomMigrationStage`` given in Swift, or `vN.migration.yml` beside the version (`NAME.migration.yml` inside an
+/// `.xcdatamodeld`, for version `NAME`):
 ///
 /// ```yaml
 /// willMigrate:          # on the old model, before the inferred migration
@@ -74,7 +75,7 @@ public struct StoreMigration: Sendable {
 
     /// The store file.
     public var storePath: String
-    /// A model file or a versioned model folder.
+    /// A model file or a versioned model folder (or an `.xcdatamodeld`).
     public var modelPath: String
     /// What happens to rows that break a new rule.
     public var policy: ViolationPolicy
@@ -116,29 +117,32 @@ public struct StoreMigration: Sendable {
     func hops() throws -> [Hop] {
         let stored = try StoreMigrator(storePath: storePath).storedModel()
         let hash = stored.versionHash
+        // The current model first: a store at it needs no chain (whose order an Xcode model may leave in doubt).
+        let model = try ModelFile(contentsOf: modelPath).model
+        guard model.versionHash != hash else { return [] }
         if VersionedModelFolder.isVersionedModel(modelPath) {
             let folder = try VersionedModelFolder(contentsOf: modelPath)
-            guard folder.current.model.versionHash != hash else { return [] }
             guard let start = folder.version(withHash: hash) else {
+                let first = folder.versions.first?.name ?? "v1"
                 throw MigrationError(
                     .missingSourceModel,
-                    "no version of \(modelPath) (v1…\(folder.current.name)) is the model the store is at "
+                    "no version of \(modelPath) (\(first)…\(folder.current.name)) is the model the store is at "
                         + "(\(hash.prefix(12))); add that model as a version, or migrate with a model file",
                     path: storePath)
             }
             var hops: [Hop] = []
             var previous = start
             for version in folder.versions where version.number > start.number {
+                // Renaming identifiers kept across versions name the element of the version before.
+                let model = version.model.chainingRenamingIdentifiers(from: previous.model)
                 hops.append(
                     Hop(
-                        from: previous.name, to: version.name, model: version.model, stagePath: version.stagePath,
+                        from: previous.name, to: version.name, model: model, stagePath: version.stagePath,
                         stage: stage(into: version.name, hash: version.model.versionHash), previous: previous.model))
                 previous = version
             }
             return hops
         }
-        let model = try ModelFile(contentsOf: modelPath).model
-        guard model.versionHash != hash else { return [] }
         return [
             Hop(
                 from: String(hash.prefix(12)), to: String(model.versionHash.prefix(12)), model: model, stagePath: nil,

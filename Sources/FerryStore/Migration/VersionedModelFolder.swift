@@ -14,16 +14,20 @@ import Foundation
 ///   current              # "v3"
 /// ```
 ///
+/// An Xcode `.xcdatamodeld` is a versioned model too: its `.xcdatamodel` versions in name order, numbers compared
+/// as numbers (`Catalog`, `Catalog 2`, … `Catalog 10`), the current one last (see
+/// ``XcodeModelBundle/migrationChain()``), with `NAME.migration.yml` inside it as the stage into version `NAME`.
+///
 /// A store is migrated from the version whose version hash it has, one version at a time, up to the current one
 /// (Core Data's staged migration): each hop is inferred, with its stage's steps around it when it has one.
 public struct VersionedModelFolder: Sendable {
     /// One version of the model.
     public struct Version: Sendable {
-        /// `v1`, `v2`, …
+        /// `v1`, `v2`, … (an Xcode version's name, `Catalog 2`, in an `.xcdatamodeld`)
         public var name: String
         /// Its position, from 1.
         public var number: Int
-        /// The model file's path.
+        /// The model file's path (the `.xcdatamodel` folder, in an `.xcdatamodeld`).
         public var path: String
         /// The model.
         public var model: ManagedObjectModel
@@ -42,8 +46,9 @@ public struct VersionedModelFolder: Sendable {
         return last
     }
 
-    /// Whether `path` is a versioned model folder: a folder holding `v1.yml`.
+    /// Whether `path` is a versioned model folder: a folder holding `v1.yml`, or an `.xcdatamodeld` folder.
     public static func isVersionedModel(_ path: String) -> Bool {
+        if isXcodeBundle(path) { return true }
         var isFolder: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
             && FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("v1.yml"))
@@ -52,8 +57,18 @@ public struct VersionedModelFolder: Sendable {
     /// Loads every version of the folder at `path`, up to the current one.
     ///
     /// - Throws: ``ModelError`` when the folder has no `v1.yml`, its versions are not numbered 1, 2, 3… without a
-    ///   gap, `current` names no version, or a version's model file is invalid.
+    ///   gap, `current` names no version, or a version's model file is invalid; for an `.xcdatamodeld`, as
+    ///   ``XcodeModelBundle/migrationChain()``.
     public init(contentsOf path: String) throws {
+        if Self.isXcodeBundle(path) {
+            try self.init(xcodeModelAt: path)
+        } else {
+            try self.init(yamlVersionsAt: path)
+        }
+    }
+
+    /// Loads the `vN.yml` versions of the folder at `path`, up to the current one.
+    private init(yamlVersionsAt path: String) throws {
         self.path = path
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         var numbers: [Int] = []

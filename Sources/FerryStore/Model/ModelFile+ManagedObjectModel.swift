@@ -98,11 +98,13 @@ extension ManagedObjectModel {
     ///   `@count items`, `items.price.@sum` becomes `@sum items.price`);
     /// - relationships with `destinationEntity`, `inverseName`, `toMany`, `ordered`, `optional`, `deletionRule`
     ///   (`Nullify`, `Cascade`, `Deny`, `No Action`) and, on to-many ones, `minCount`/`maxCount`;
-    /// - uniqueness constraints, fetch indexes (and the older compound indexes), and `<fetchRequest>` templates.
+    /// - uniqueness constraints, fetch indexes (and the older compound indexes), and `<fetchRequest>` templates;
+    /// - the renaming identifier of entities, attributes and relationships (Xcode's *Renaming ID*, written
+    ///   `elementID`), as `renamingIdentifier` in YAML.
     ///
     /// What would change the data if it were left out (composite attributes, the `Undefined` type, transient
     /// relationships, indexes on expressions, a transformable without a transformer name) is an error. What does not
-    /// shape the store (configurations, fetched properties, user info, renaming identifiers, version hash modifiers,
+    /// shape the store (configurations, fetched properties, user info, version hash modifiers,
     /// unknown settings) is a warning with its line in ``ModelFile/warnings``. Settings for Xcode's own code
     /// generator and editor (`representedClassName`, `codeGenerationType`, `customClassName` of a non-transformable,
     /// `usesScalarValueType`, `syncable`, the diagram's `<elements>`) are ignored. Xcode lists entities by name when

@@ -14,7 +14,9 @@ struct MigrateCommand: AsyncParsableCommand {
             changes and widening type changes become SQL steps run in place. --plan prints them with their cost \
             (instant DDL, one pass, table rebuild, index build) and the checks of the data, and changes nothing. \
             A versioned model folder (NAME.model/ with v1.yml, v2.yml…) is walked version by version from the one \
-            the store is at, with the stages each version's migration file declares.
+            the store is at, with the stages each version's migration file declares. An Xcode .xcdatamodeld is \
+            walked the same way: its versions in name order, numbers compared as numbers (Catalog, Catalog 2, … \
+            Catalog 10), up to the current one, which must be the last.
 
             Exit status: 0 when the migration ran (or, with --plan, can run); 65 when data block it (the plan says \
             which rows and how to fix them); 78 when a change cannot be inferred, or it removes data without \
@@ -24,13 +26,18 @@ struct MigrateCommand: AsyncParsableCommand {
               ferry migrate --store catalog.sqlite --model catalog.model --plan
               ferry migrate --store catalog.sqlite --model catalog-v2.yml --on-violation keep-first --allow-destructive
               ferry migrate --store catalog.sqlite --model catalog.model --plan --json | jq '.steps[].cost'
+              ferry migrate --store catalog.sqlite --model App/Catalog.xcdatamodeld
             """
     )
 
     @Option(help: "The store file.")
     var store: String
 
-    @Option(help: "The new model: a YAML model file, or a versioned model folder (NAME.model/ with v1.yml, v2.yml…).")
+    @Option(
+        help: """
+            The new model: a YAML model file, a versioned model folder (NAME.model/ with v1.yml, v2.yml…), or an \
+            Xcode .xcdatamodeld.
+            """)
     var model: String
 
     @Flag(help: "Print the plan and change nothing.")

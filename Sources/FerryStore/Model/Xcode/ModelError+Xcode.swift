@@ -7,6 +7,6 @@ extension ModelError.Code {
 
 extension ModelWarning.Code {
     /// A part of an Xcode model that Ferry does not use and that does not shape the store: a configuration, a
-    /// fetched property, user info, a renaming identifier. The model loads without it.
+    /// fetched property, user info, a version hash modifier. The model loads without it.
     public static let ignoredXcodeSetting = ModelWarning.Code(rawValue: "ignoredXcodeSetting")
 }

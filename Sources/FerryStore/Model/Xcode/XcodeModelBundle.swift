@@ -4,7 +4,8 @@ import Foundation
 /// `.xccurrentversion` file naming the current one, or a single `.xcdatamodel` folder.
 ///
 /// The versions are listed in the order Xcode numbers them (`Catalog`, `Catalog 2`, … `Catalog 10`), which is the
-/// order an app's store moved through them:
+/// order an app's store moved through them; ``migrationChain()`` gives them as the chain a store migrates through,
+/// checking that the order leaves no doubt:
 ///
 /// ```swift
 /// let bundle = try XcodeModelBundle(at: "App/Catalog.xcdatamodeld")
@@ -33,7 +34,8 @@ public struct XcodeModelBundle: Sendable {
 
     /// The path given: an `.xcdatamodeld` or `.xcdatamodel` folder.
     public let path: String
-    /// Every version, oldest first; a lone `.xcdatamodel` is a bundle of one version.
+    /// Every version, oldest first by name, numbers compared as numbers; a lone `.xcdatamodel` is a bundle of one
+    /// version.
     public let versions: [Version]
     /// The version `.xccurrentversion` names (the only one, for a lone `.xcdatamodel`).
     public let currentVersion: Version
@@ -57,10 +59,14 @@ public struct XcodeModelBundle: Sendable {
             return
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: trimmed)) ?? []
-        // By name without the extension, numbers compared as numbers: `Catalog`, `Catalog 2`, … `Catalog 10`.
+        // By name without the extension, numbers compared as numbers: `Catalog`, `Catalog 2`, … `Catalog 10` (see
+        // `naturalOrder`); names the rule cannot tell apart keep a fixed order here and are refused as a chain.
         versions = names.filter { ($0 as NSString).pathExtension == "xcdatamodel" }
             .map { Version(name: Self.versionName(of: $0), path: (trimmed as NSString).appendingPathComponent($0)) }
-            .sorted { $0.name.compare($1.name, options: [.numeric]) == .orderedAscending }
+            .sorted {
+                let order = Self.naturalOrder($0.name, $1.name)
+                return order != 0 ? order < 0 : $0.name < $1.name
+            }
         guard let first = versions.first else {
             throw ModelError(.fileNotFound, "the folder holds no .xcdatamodel version", file: path)
         }

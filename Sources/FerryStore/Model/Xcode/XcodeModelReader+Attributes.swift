@@ -7,7 +7,7 @@ extension XcodeModelReader {
         "name", "optional", "transient", "indexed", "attributeType", "defaultValueString", "defaultDateTimeInterval",
         "minValueString", "maxValueString", "minDateTimeInterval", "maxDateTimeInterval", "regularExpressionString",
         "allowsExternalBinaryDataStorage", "derived", "derivationExpression", "valueTransformerName",
-        "customClassName", "usesScalarValueType", "syncable",
+        "customClassName", "usesScalarValueType", "syncable", "elementID",
     ]
 
     /// Seconds from 1970 to 2001, the reference date of Xcode's `…DateTimeInterval` settings.
@@ -35,6 +35,7 @@ extension XcodeModelReader {
         attribute.isIndexed = flag("indexed", of: xml, element)
         attribute.allowsExternalStorage = flag("allowsExternalBinaryDataStorage", of: xml, element)
         attribute.regularExpression = xml["regularExpressionString"]
+        attribute.renamingIdentifier = renamingIdentifier(of: xml)
         if case .transformable = type, let valueType = xml["customClassName"], !valueType.isEmpty {
             attribute.valueTypeName = valueType
         }

@@ -3,7 +3,7 @@ extension XcodeModelReader {
     /// The XML attributes of `<relationship>` the reader knows.
     static let relationshipSettings: Set<String> = [
         "name", "optional", "toMany", "ordered", "minCount", "maxCount", "deletionRule", "destinationEntity",
-        "inverseName", "inverseEntity", "syncable", "transient",
+        "inverseName", "inverseEntity", "syncable", "transient", "elementID",
     ]
 
     /// Xcode's delete rule names and Ferry's rules.
@@ -37,6 +37,7 @@ extension XcodeModelReader {
         relationship.isToMany = flag("toMany", of: xml, element)
         relationship.isOrdered = flag("ordered", of: xml, element)
         relationship.inverseName = xml["inverseName"]
+        relationship.renamingIdentifier = renamingIdentifier(of: xml)
         if let inverseEntity = xml["inverseEntity"], inverseEntity != destination {
             report(
                 .inverseMismatch,

@@ -58,15 +58,24 @@ extension XcodeModelReader {
         return nil
     }
 
-    /// Warns about each XML attribute of `xml` outside `known`, so that no setting is dropped silently. Renaming
-    /// identifiers and version hash modifiers get their own explanation.
+    /// The renaming identifier of an entity or property: Xcode's *Renaming ID*, which it writes as `elementID`, the
+    /// name the element had in the version a migration starts from (an empty one is none).
+    func renamingIdentifier(of xml: XcodeXMLElement) -> String? {
+        guard let identifier = xml["elementID"], !identifier.isEmpty else { return nil }
+        return identifier
+    }
+
+    /// Warns about each XML attribute of `xml` outside `known`, so that no setting is dropped silently. A
+    /// `renamingIdentifier` setting (Xcode writes the renaming identifier as `elementID`) and version hash modifiers
+    /// get their own explanation.
     mutating func warnUnknownSettings(of xml: XcodeXMLElement, known: Set<String>, _ element: ModelElement) {
         for (setting, value) in xml.attributes.sorted(by: { $0.key < $1.key }) where !known.contains(setting) {
             let message: String
             switch setting {
-            case "elementID", "renamingIdentifier":
+            case "renamingIdentifier":
                 message =
-                    "renaming identifier '\(value)' is ignored: Ferry does not yet migrate by renaming identifier"
+                    "renamingIdentifier=\"\(value)\" is ignored: Xcode keeps a renaming identifier as "
+                    + "elementID=\"\(value)\"; write that"
             case "versionHashModifier":
                 message = "version hash modifier '\(value)' is ignored: Ferry's version hash comes from the schema"
             case "spotlightIndexingEnabled", "storedInTruthFile", "storedInExternalRecord":

@@ -4,7 +4,7 @@
 /// It reads what Ferry's model holds (see ``ManagedObjectModel/load(from:)`` for the Xcode side of the format) and
 /// reports the rest: a part whose loss would change the data (a composite attribute, an attribute type Ferry
 /// cannot store) is an error; a part that does not shape the store (a configuration, a fetched property, user
-/// info, a renaming identifier) is a warning, so nothing is dropped silently. Settings that only steer Xcode's code
+/// info, a version hash modifier) is a warning, so nothing is dropped silently. Settings that only steer Xcode's code
 /// generator or editor (`representedClassName`, `codeGenerationType`, `customClassName` except a transformable's,
 /// `usesScalarValueType`, `syncable`, the `<elements>` layout) are ignored by design.
 struct XcodeModelReader {
@@ -29,7 +29,7 @@ struct XcodeModelReader {
     ]
     /// The XML attributes of `<entity>` the reader knows.
     static let entitySettings: Set<String> = [
-        "name", "parentEntity", "isAbstract", "representedClassName", "syncable", "codeGenerationType",
+        "name", "parentEntity", "isAbstract", "representedClassName", "syncable", "codeGenerationType", "elementID",
     ]
 
     /// The model `root` describes. When ``errors`` is not empty afterwards the model is incomplete and must not be
@@ -89,6 +89,7 @@ struct XcodeModelReader {
         var entity = EntityDescription(name: name)
         entity.isAbstract = flag("isAbstract", of: xml, element)
         entity.parentEntity = xml["parentEntity"]
+        entity.renamingIdentifier = renamingIdentifier(of: xml)
         for child in xml.children {
             switch child.name {
             case "attribute":

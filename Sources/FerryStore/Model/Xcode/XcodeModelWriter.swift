@@ -7,8 +7,8 @@ extension ManagedObjectModel {
     ///
     /// Entities and properties are written in model order; derivations in Core Data's spelling (`@count items`
     /// becomes `items.@count`); date defaults and bounds as seconds since 2001 (`defaultDateTimeInterval`,
-    /// `minDateTimeInterval`); each index as a fetch index named after its properties. Xcode lists entities by name
-    /// when it saves the file again.
+    /// `minDateTimeInterval`); each index as a fetch index named after its properties; renaming identifiers as
+    /// `elementID`, Xcode's *Renaming ID*. Xcode lists entities by name when it saves the file again.
     public var xcodeModelContents: String {
         var writer = XcodeModelWriter()
         writer.write(self)
@@ -78,6 +78,7 @@ struct XcodeModelWriter {
         var settings = [("name", entity.name), ("representedClassName", entity.name)]
         if let parent = entity.parentEntity { settings.append(("parentEntity", parent)) }
         if entity.isAbstract { settings.append(("isAbstract", "YES")) }
+        if let old = entity.renamingIdentifier { settings.append(("elementID", old)) }
         settings += [("syncable", "YES"), ("codeGenerationType", "class")]
         lines.append("    " + Self.tag("entity", settings, closed: false))
         for attribute in entity.attributes {
@@ -150,6 +151,7 @@ struct XcodeModelWriter {
             settings.append(("valueTransformerName", transformer))
             if let valueType = attribute.valueTypeName { settings.append(("customClassName", valueType)) }
         }
+        if let old = attribute.renamingIdentifier { settings.append(("elementID", old)) }
         return settings
     }
 
@@ -170,6 +172,7 @@ struct XcodeModelWriter {
         if let inverse = relationship.inverseName {
             settings += [("inverseName", inverse), ("inverseEntity", relationship.destinationEntity)]
         }
+        if let old = relationship.renamingIdentifier { settings.append(("elementID", old)) }
         return settings
     }
 

@@ -181,8 +181,18 @@ public struct Exporter: Sendable {
     ) throws -> Int {
         let fields = ExportFieldWriter(
             columns: rows.columns, blobFolder: blobFolder, isJSON: spec.format == .ndjson || spec.format == .json)
-        return try rows.exportEachRow(reportingEvery: spec.fetchBatchSize, progress: progress) { row in
+        // Reading the rows from SQLite (this thread) and formatting them (the pipe's) overlap.
+        let batch = spec.fetchBatchSize
+        var written = 0
+        var untilBatchEnd = batch
+        return try RowBatchPipe(columnCount: rows.columns.count).run(rows) { row in
             try fields.writeRow(row, to: writer)
+            written += 1
+            untilBatchEnd -= 1
+            if untilBatchEnd == 0 {
+                untilBatchEnd = batch
+                progress?(written)
+            }
         }
     }
 }

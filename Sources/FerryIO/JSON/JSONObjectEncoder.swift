@@ -4,8 +4,8 @@
 /// Strings are escaped (`"`, `\`, and control characters; other text, non-ASCII included, goes out as it is) and
 /// checked to be UTF-8; numbers, booleans and JSON text are written as given; nulls and missing columns as `null`.
 ///
-/// Each field is formatted in one step into scratch memory (its key, pre-escaped by ``begin(columns:)``, then its
-/// value) and handed to the output in one write, and the encoder's state sits behind a stable pointer: a field
+/// Each field is formatted in one step straight into the output's buffer (its key, pre-escaped by
+/// ``begin(columns:)``, then its value), and the encoder's state sits behind a stable pointer: a field
 /// costs no allocation and few calls into ``OutputFile``.
 final class JSONObjectEncoder {
     /// The encoder's mutable state; see the type's discussion for why it is behind a pointer.
@@ -24,7 +24,7 @@ final class JSONObjectEncoder {
     let output: OutputFile
     private let layout: JSONWriter.Layout
     private let state: UnsafeMutablePointer<State>
-    /// Where a field is formatted before it goes to the output, ``chunkBytes`` long.
+    /// Where a piece of a large string is escaped before it goes to the output, ``chunkBytes`` long.
     private let scratch: UnsafeMutableRawPointer
 
     /// Fields up to this size (after escaping, at worst) are formatted in one step; larger values go in chunks.
@@ -101,24 +101,28 @@ final class JSONObjectEncoder {
                 try writeLargeValue(bytes, kind: kind, record: record)
                 return
             }
-            let target = scratch
-            if let keyStart = key.baseAddress { target.copyMemory(from: keyStart, byteCount: key.count) }
-            var count = key.count
-            switch kind {
-            case .null:
-                (target + count).copyMemory(from: nullText.utf8Start, byteCount: 4)
-                count += 4
-            case .string:
-                (target + count).storeBytes(of: JSONBytes.quote, as: UInt8.self)
-                count += 1
-                count += try Self.escape(bytes, into: target + count, file: output.path, record: record)
-                (target + count).storeBytes(of: JSONBytes.quote, as: UInt8.self)
-                count += 1
-            case .number, .boolean, .json:
-                if let source = bytes.baseAddress { (target + count).copyMemory(from: source, byteCount: bytes.count) }
-                count += bytes.count
+            try output.withUnsafeSpace(atLeast: key.count + largest) { space in
+                guard let target = space.baseAddress else { return 0 }
+                if let keyStart = key.baseAddress { target.copyMemory(from: keyStart, byteCount: key.count) }
+                var count = key.count
+                switch kind {
+                case .null:
+                    (target + count).copyMemory(from: nullText.utf8Start, byteCount: 4)
+                    count += 4
+                case .string:
+                    (target + count).storeBytes(of: JSONBytes.quote, as: UInt8.self)
+                    count += 1
+                    count += try Self.escape(bytes, into: target + count, file: output.path, record: record)
+                    (target + count).storeBytes(of: JSONBytes.quote, as: UInt8.self)
+                    count += 1
+                case .number, .boolean, .json:
+                    if let source = bytes.baseAddress {
+                        (target + count).copyMemory(from: source, byteCount: bytes.count)
+                    }
+                    count += bytes.count
+                }
+                return count
             }
-            try output.write(UnsafeRawBufferPointer(start: target, count: count))
         }
     }
 

@@ -103,6 +103,9 @@ final class ExportFieldWriter {
         guard value.isFinite || !isJSON else {
             return try writer.writeField(UnsafeRawBufferPointer(start: nil, count: 0), kind: .null)
         }
+        if let count = ShortDoubleText.write(value, into: scratch) {
+            return try writer.writeField(UnsafeRawBufferPointer(rebasing: scratch[0..<count]), kind: .number)
+        }
         // Up to 15 UTF-8 bytes, Swift keeps the text inline: no allocation for ordinary values.
         var text = value.description
         try text.withUTF8 { try writer.writeField(UnsafeRawBufferPointer($0), kind: .number) }

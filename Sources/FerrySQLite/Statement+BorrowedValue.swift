@@ -4,11 +4,15 @@ extension Statement {
     /// A column of the current row as SQLite holds it: numbers by value, text and blobs as bytes borrowed from
     /// SQLite, valid until the statement steps, resets or is finalized.
     public enum BorrowedValue {
+        /// NULL.
         case null
+        /// An integer.
         case integer(Int64)
+        /// A real.
         case real(Double)
-        /// UTF-8 bytes, without a terminating zero.
+        /// Text: its UTF-8 bytes, without a terminating zero.
         case text(UnsafeRawBufferPointer)
+        /// A blob's bytes.
         case blob(UnsafeRawBufferPointer)
     }
 

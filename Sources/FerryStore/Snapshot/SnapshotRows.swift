@@ -60,10 +60,15 @@ package final class SnapshotRows {
     /// A column of the current row: numbers by value, text and blobs as bytes borrowed from SQLite until the next
     /// ``next()``.
     package enum Cell {
+        /// NULL.
         case null
+        /// An integer.
         case integer(Int64)
+        /// A real.
         case real(Double)
+        /// Text: its UTF-8 bytes.
         case text(UnsafeRawBufferPointer)
+        /// A blob's bytes.
         case blob(UnsafeRawBufferPointer)
     }
 

@@ -34,13 +34,24 @@ public final class CSVWriter: RecordWriter {
     private let quoting: Quoting
     private let lineEnding: LineEnding
     private let writesHeader: Bool
-    private var columnCount = 0
-    private var fieldIndex = 0
-    /// Whether nothing was written yet: a field there that starts with U+FEFF is quoted, or a reader would take
-    /// that character for a byte order mark and drop it.
-    private var isAtStart = true
+    /// The writer's mutable state behind a stable pointer: it is touched for every field, and plain memory spares
+    /// it Swift's dynamic exclusivity checks on class properties.
+    private let state: UnsafeMutablePointer<State>
     /// Records written so far.
-    public private(set) var recordsWritten = 0
+    public var recordsWritten: Int { state.pointee.recordsWritten }
+
+    private struct State {
+        var columnCount = 0
+        var fieldIndex = 0
+        /// Whether nothing was written yet: a field there that starts with U+FEFF is quoted, or a reader would take
+        /// that character for a byte order mark and drop it.
+        var isAtStart = true
+        var recordsWritten = 0
+    }
+
+    /// Fields up to this size are checked, quoted and copied into the output's buffer in one step; larger ones go
+    /// through separate writes.
+    private static let inlineFieldBytes = 16 * 1024
 
     /// Creates a writer for `path` (`-` for standard output).
     ///
@@ -66,21 +77,54 @@ public final class CSVWriter: RecordWriter {
         writesHeader = dialect.hasHeader
         self.quoting = quoting
         self.lineEnding = lineEnding
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     public func begin(columns: [String]) throws {
-        columnCount = columns.count
+        state.pointee.columnCount = columns.count
         guard writesHeader else { return }
         for column in columns { try writeField(column) }
         try endLine()
     }
 
+    @inline(__always)
     public func writeField(_ bytes: UnsafeRawBufferPointer, kind: FieldKind) throws {
-        if fieldIndex > 0 { try output.write(byte: delimiter) }
-        fieldIndex += 1
-        defer { isAtStart = false }
-        if kind == .null { return }
-        if quoting == .always || bytes.isEmpty || needsQuotes(bytes) || (isAtStart && Self.startsWithBOM(bytes)) {
+        let state = self.state
+        let isFirstField = state.pointee.fieldIndex == 0
+        state.pointee.fieldIndex += 1
+        if kind == .null {
+            if !isFirstField { try output.write(byte: delimiter) }
+            state.pointee.isAtStart = false
+            return
+        }
+        let count = bytes.count
+        if quoting == .minimal, count > 0, count <= Self.inlineFieldBytes, !state.pointee.isAtStart,
+            let source = bytes.baseAddress
+        {
+            // The delimiter, then the field as it is or quoted with its quotes doubled: at most 3 + 2 × count bytes.
+            try output.withUnsafeSpace(atLeast: 3 + 2 * count) { space in
+                guard let target = space.baseAddress else { return 0 }
+                var written = 0
+                if !isFirstField {
+                    target.storeBytes(of: delimiter, as: UInt8.self)
+                    written = 1
+                }
+                return written
+                    + Self.copyField(source, count: count, to: target + written, delimiter: delimiter, quote: quote)
+            }
+            return
+        }
+        if !isFirstField { try output.write(byte: delimiter) }
+        defer { state.pointee.isAtStart = false }
+        if quoting == .always || bytes.isEmpty || needsQuotes(bytes)
+            || (state.pointee.isAtStart && Self.startsWithBOM(bytes))
+        {
             try writeQuoted(bytes)
         } else {
             try output.write(bytes)
@@ -88,8 +132,8 @@ public final class CSVWriter: RecordWriter {
     }
 
     public func endRecord() throws {
-        while fieldIndex < columnCount { try writeNull() }
-        recordsWritten += 1
+        while state.pointee.fieldIndex < state.pointee.columnCount { try writeNull() }
+        state.pointee.recordsWritten += 1
         try endLine()
     }
 
@@ -100,7 +144,7 @@ public final class CSVWriter: RecordWriter {
     private func endLine() throws {
         if lineEnding == .crlf { try output.write(byte: 0x0D) }
         try output.write(byte: 0x0A)
-        fieldIndex = 0
+        state.pointee.fieldIndex = 0
     }
 
     private static func startsWithBOM(_ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -4,16 +4,18 @@
 /// Strings are escaped (`"`, `\`, and control characters; other text, non-ASCII included, goes out as it is) and
 /// checked to be UTF-8; numbers, booleans and JSON text are written as given; nulls and missing columns as `null`.
 ///
-/// Each field is formatted in one step into scratch memory (its key, pre-escaped by ``begin(columns:)``, then its
-/// value) and handed to the output in one write, and the encoder's state sits behind a stable pointer: a field
+/// Each field is formatted in one step straight into the output's buffer (its key, pre-escaped by
+/// ``begin(columns:)``, then its value), and the encoder's state sits behind a stable pointer: a field
 /// costs no allocation and few calls into ``OutputFile``.
 final class JSONObjectEncoder {
     /// The encoder's mutable state; see the type's discussion for why it is behind a pointer.
     private struct State {
         /// `"key":` for the first column and `,"key":` for the others, escaped, back to back; column `i`'s ends
         /// at `keyEnds[i]`.
-        var keys: [UInt8] = []
-        var keyEnds: [Int] = []
+        /// Both in memory of the encoder's own rather than arrays: reading them per field then costs no reference
+        /// counting.
+        var keys = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+        var keyEnds = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
         var hasBegun = false
         var isInsideRecord = false
         /// The column of the next field in the current record.
@@ -24,7 +26,7 @@ final class JSONObjectEncoder {
     let output: OutputFile
     private let layout: JSONWriter.Layout
     private let state: UnsafeMutablePointer<State>
-    /// Where a field is formatted before it goes to the output, ``chunkBytes`` long.
+    /// Where a piece of a large string is escaped before it goes to the output, ``chunkBytes`` long.
     private let scratch: UnsafeMutableRawPointer
 
     /// Fields up to this size (after escaping, at worst) are formatted in one step; larger values go in chunks.
@@ -39,6 +41,8 @@ final class JSONObjectEncoder {
     }
 
     deinit {
+        state.pointee.keys.deallocate()
+        state.pointee.keyEnds.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
         scratch.deallocate()
@@ -69,8 +73,10 @@ final class JSONObjectEncoder {
             keys += [JSONBytes.quote, JSONBytes.colon]
             keyEnds.append(keys.count)
         }
-        state.pointee.keys = keys
-        state.pointee.keyEnds = keyEnds
+        state.pointee.keys = .allocate(byteCount: keys.count, alignment: 1)
+        state.pointee.keys.copyBytes(from: keys)
+        state.pointee.keyEnds = .allocate(capacity: keyEnds.count)
+        _ = state.pointee.keyEnds.initialize(from: keyEnds)
     }
 
     /// Writes the next field of the current record, opening the record first when needed.
@@ -92,16 +98,17 @@ final class JSONObjectEncoder {
                 file: output.path, record: record)
         }
         state.pointee.fieldIndex = index + 1
-        try state.pointee.keys.withUnsafeBytes { keys in
-            let key = UnsafeRawBufferPointer(
-                rebasing: keys[(index == 0 ? 0 : state.pointee.keyEnds[index - 1])..<state.pointee.keyEnds[index]])
-            let largest = kind == .string ? 2 + 6 * bytes.count : kind == .null ? 4 : bytes.count
-            guard key.count + largest <= Self.chunkBytes else {
-                try output.write(key)
-                try writeLargeValue(bytes, kind: kind, record: record)
-                return
-            }
-            let target = scratch
+        let keys = UnsafeRawBufferPointer(state.pointee.keys)
+        let key = UnsafeRawBufferPointer(
+            rebasing: keys[(index == 0 ? 0 : state.pointee.keyEnds[index - 1])..<state.pointee.keyEnds[index]])
+        let largest = kind == .string ? 2 + 6 * bytes.count : kind == .null ? 4 : bytes.count
+        guard key.count + largest <= Self.chunkBytes else {
+            try output.write(key)
+            try writeLargeValue(bytes, kind: kind, record: record)
+            return
+        }
+        try output.withUnsafeSpace(atLeast: key.count + largest) { space in
+            guard let target = space.baseAddress else { return 0 }
             if let keyStart = key.baseAddress { target.copyMemory(from: keyStart, byteCount: key.count) }
             var count = key.count
             switch kind {
@@ -111,14 +118,16 @@ final class JSONObjectEncoder {
             case .string:
                 (target + count).storeBytes(of: JSONBytes.quote, as: UInt8.self)
                 count += 1
-                count += try Self.escape(bytes, into: target + count, file: output.path, record: record)
+                count += try escape(bytes, into: target + count, record: record)
                 (target + count).storeBytes(of: JSONBytes.quote, as: UInt8.self)
                 count += 1
             case .number, .boolean, .json:
-                if let source = bytes.baseAddress { (target + count).copyMemory(from: source, byteCount: bytes.count) }
+                if let source = bytes.baseAddress {
+                    (target + count).copyMemory(from: source, byteCount: bytes.count)
+                }
                 count += bytes.count
             }
-            try output.write(UnsafeRawBufferPointer(start: target, count: count))
+            return count
         }
     }
 
@@ -150,6 +159,21 @@ final class JSONObjectEncoder {
             try output.write(state.pointee.recordsWritten == 0 ? "[]\n" : "\n]\n")
         }
         try output.commit()
+    }
+
+    /// ``escape(_:into:file:record:)`` naming this output's path only when it fails: reading the path for every
+    /// string would retain and release it each time.
+    @inline(__always)
+    private func escape(_ text: UnsafeRawBufferPointer, into target: UnsafeMutableRawPointer, record: Int) throws
+        -> Int
+    {
+        do {
+            return try Self.escape(text, into: target)
+        } catch {
+            throw FerryIOError(
+                .invalidUTF8, "a string value is not valid UTF-8; expected UTF-8 text", file: output.path,
+                record: record)
+        }
     }
 
     private func openRecord() throws {

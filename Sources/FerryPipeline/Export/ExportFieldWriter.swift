@@ -51,11 +51,11 @@ final class ExportFieldWriter {
         }
     }
 
-    /// Writes the current row of `statement` as one record.
+    /// Writes `row` as one record.
     ///
     /// - Throws: ``FerryIOError`` when writing fails; ``StoreError`` when a blob file is missing or unreadable.
     @inline(__always)
-    func writeRow<Writer: RecordWriter>(_ row: SnapshotRows, to writer: Writer) throws {
+    func writeRow<Row: ExportRow, Writer: RecordWriter>(_ row: Row, to writer: Writer) throws {
         for index in encodings.indices {
             try writeField(row, index, encodings[index], to: writer)
         }
@@ -63,8 +63,8 @@ final class ExportFieldWriter {
     }
 
     @inline(__always)
-    private func writeField<Writer: RecordWriter>(
-        _ row: SnapshotRows, _ index: Int, _ encoding: Encoding, to writer: Writer
+    private func writeField<Row: ExportRow, Writer: RecordWriter>(
+        _ row: Row, _ index: Int, _ encoding: Encoding, to writer: Writer
     ) throws {
         let storage = row.storageClass(at: index)
         switch (storage, encoding) {
@@ -102,6 +102,9 @@ final class ExportFieldWriter {
     private func writeDouble<Writer: RecordWriter>(_ value: Double, to writer: Writer) throws {
         guard value.isFinite || !isJSON else {
             return try writer.writeField(UnsafeRawBufferPointer(start: nil, count: 0), kind: .null)
+        }
+        if let count = ShortDoubleText.write(value, into: scratch) {
+            return try writer.writeField(UnsafeRawBufferPointer(rebasing: scratch[0..<count]), kind: .number)
         }
         // Up to 15 UTF-8 bytes, Swift keeps the text inline: no allocation for ordinary values.
         var text = value.description

@@ -7,7 +7,9 @@ public import Logging
 ///
 /// The whole export reads inside one read transaction on a read-only connection of its own (SQLite's WAL snapshot
 /// isolation): imports may commit meanwhile, and none of their rows appear in the file, the counts or the history
-/// token. Rows go from SQLite's buffers to the writer one field at a time, so memory does not grow with the export.
+/// token. CSV and JSON exports read on two threads: one steps SQLite and copies rows into a few fixed-size batches,
+/// the other formats the batches filled before (and the output writes the formatted bytes on a third), so memory
+/// does not grow with the export.
 ///
 /// ```swift
 /// let result = try await Exporter(store: container.persistentStore).export(spec) { rows in
@@ -41,7 +43,7 @@ public struct Exporter: Sendable {
     }
 
     /// Exports what `spec` says; `progress` is called with the rows written so far after each
-    /// ``ExportSpec/fetchBatchSize`` rows (on the export's own queue; the snapshot stays the same meanwhile).
+    /// ``ExportSpec/fetchBatchSize`` rows (on a thread of the export's own; the snapshot stays the same meanwhile).
     ///
     /// The output appears only once complete; an incremental export's token moves on only after that.
     /// - Throws: `FetchPredicateError` for a predicate that does not parse or fit the model (with its column),
@@ -181,8 +183,18 @@ public struct Exporter: Sendable {
     ) throws -> Int {
         let fields = ExportFieldWriter(
             columns: rows.columns, blobFolder: blobFolder, isJSON: spec.format == .ndjson || spec.format == .json)
-        return try rows.exportEachRow(reportingEvery: spec.fetchBatchSize, progress: progress) { row in
+        // Reading the rows from SQLite (this thread) and formatting them (the pipe's) overlap.
+        let batch = spec.fetchBatchSize
+        var written = 0
+        var untilBatchEnd = batch
+        return try RowBatchPipe(columnCount: rows.columns.count).run(rows) { row in
             try fields.writeRow(row, to: writer)
+            written += 1
+            untilBatchEnd -= 1
+            if untilBatchEnd == 0 {
+                untilBatchEnd = batch
+                progress?(written)
+            }
         }
     }
 }

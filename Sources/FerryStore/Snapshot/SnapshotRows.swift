@@ -57,6 +57,34 @@ package final class SnapshotRows {
         }
     }
 
+    /// A column of the current row: numbers by value, text and blobs as bytes borrowed from SQLite until the next
+    /// ``next()``.
+    package enum Cell {
+        /// NULL.
+        case null
+        /// An integer.
+        case integer(Int64)
+        /// A real.
+        case real(Double)
+        /// Text: its UTF-8 bytes.
+        case text(UnsafeRawBufferPointer)
+        /// A blob's bytes.
+        case blob(UnsafeRawBufferPointer)
+    }
+
+    /// Column `index` of the current row, its storage class and value read at once (cheaper than
+    /// ``storageClass(at:)`` followed by a typed accessor).
+    @inline(__always)
+    package func cell(at index: Int) -> Cell {
+        switch statement.borrowedValue(at: index) {
+        case .null: .null
+        case .integer(let value): .integer(value)
+        case .real(let value): .real(value)
+        case .text(let bytes): .text(bytes)
+        case .blob(let bytes): .blob(bytes)
+        }
+    }
+
     /// Column `index` of the current row as an integer (SQLite converts other storage classes).
     package func int64(at index: Int) -> Int64 { statement.int64(at: index) }
 

@@ -64,8 +64,6 @@ struct XcodeModelReaderTests {
                     + "the schema",
                 "\(contents):58: entity Product, attribute weight: renaming identifier 'mass' is ignored: Ferry does "
                     + "not yet migrate by renaming identifier",
-                "\(contents):61: entity Product: fetched property 'sameCategory' is ignored: Ferry has no fetched "
-                    + "properties; use a fetch request template or a fetch in code",
                 "\(contents):69: entity Product: fetch index bySoldCount: order descending is ignored; SQLite reads "
                     + "an index in either direction",
                 "\(contents):79: configuration 'Cloud' is ignored: a Ferry store holds every entity of the model",

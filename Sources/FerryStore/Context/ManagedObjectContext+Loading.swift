@@ -6,7 +6,7 @@ extension ManagedObjectContext {
     /// `shouldDeleteInaccessibleFaults` (on by default) does; nothing is pending, so no save tries to delete the row
     /// again. When SQLite fails the values are left empty and the object is not marked.
     func fulfillFault(_ object: ManagedObject) {
-        if let row = rowCache.removeValue(forKey: object.objectID) {
+        if let row = rowCache.removeValue(forKey: object.objectID), isFresh(cachedRowOf: object.objectID) {
             apply(row, to: object)
             return
         }
@@ -46,6 +46,7 @@ extension ManagedObjectContext {
     func adopt(_ state: ObjectState, to object: ManagedObject) {
         object.state = state
         object.state.lifecycle = .clean
+        object.state.fetchedProperties = nil
         object.state.committed = ObjectSnapshot(
             attributes: state.attributes, toOne: state.toOne, version: state.committed?.version ?? 0)
         object.awakeFromFetch()
@@ -99,10 +100,11 @@ extension ManagedObjectContext {
             objects.append(object)
             if object.state.isFault && rowCache[id] == nil { toLoad[id.entityName, default: []].append(id.primaryKey) }
         }
+        let readAt = asFaults ? rowCacheTimestamp() : nil
         for (entity, keys) in toLoad {
             for row in try readRows(keys, of: layout(of: entity)) {
                 guard let object = registeredObject(for: row.objectID), object.state.isFault else { continue }
-                if asFaults { rowCache[row.objectID] = row } else { apply(row, to: object) }
+                if asFaults { cache(row, readAt: readAt) } else { apply(row, to: object) }
             }
         }
         if !asFaults {

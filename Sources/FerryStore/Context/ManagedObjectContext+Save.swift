@@ -247,6 +247,9 @@ extension ManagedObjectContext {
             }
             object.objectID = final(new)
             registered[object.objectID] = entry
+            if retainedObjects != nil, let strong = retainedObjects?.removeValue(forKey: old) {
+                retainedObjects?[object.objectID] = strong
+            }
             // After a save the pending table is emptied anyway; only obtainPermanentIDs needs it re-keyed.
             if outcome == nil, let strong = pending.removeValue(forKey: old) { pending[object.objectID] = strong }
         }

@@ -134,6 +134,7 @@ extension ManagedObjectContext {
     private func writeToStore(_ plan: SavePlan, companion: TransactionCompanion?) throws -> SaveOutcome {
         let store = self.store
         let policy = mergePolicy
+        let custom = customMergePolicy
         let history = HistoryAttribution(author: transactionAuthor, contextName: name)
         let recordsHistory = store.description.recordsHistory
         let outcome = try storeAccess("saving") { connection in
@@ -152,12 +153,16 @@ extension ManagedObjectContext {
                         primaryKeys: store.primaryKeys, storeIdentifier: store.identifier,
                         history: recordsHistory ? history : nil, blobs: blobs)
                     let locking = try detector.lockingConflicts(in: plan)
-                    if policy == .error, !locking.isEmpty {
-                        throw SaveConflictError(
-                            lockingConflicts: locking.map(\.conflict),
-                            constraintConflicts: try detector.constraintConflicts(in: plan).map(\.conflict))
+                    if let custom {
+                        try ConflictResolver.resolve(locking, by: custom, in: &plan, outcome: &outcome, store.layouts)
+                    } else {
+                        if policy == .error, !locking.isEmpty {
+                            throw SaveConflictError(
+                                lockingConflicts: locking.map(\.conflict),
+                                constraintConflicts: try detector.constraintConflicts(in: plan).map(\.conflict))
+                        }
+                        try resolver.resolve(locking, in: &plan, outcome: &outcome)
                     }
-                    try resolver.resolve(locking, in: &plan, outcome: &outcome)
                     try connection.execute("SAVEPOINT ferry_save")
                     let reservations = store.primaryKeys.reservations()
                     do {
@@ -172,10 +177,15 @@ extension ManagedObjectContext {
                         store.primaryKeys.restore(reservations)
                     }
                     let constraints = try detector.constraintConflicts(in: plan)
-                    if policy == .error {
-                        throw SaveConflictError(lockingConflicts: [], constraintConflicts: constraints.map(\.conflict))
+                    if let custom {
+                        try ConflictResolver.resolve(constraints, by: custom, in: &plan, outcome: &outcome, store.layouts)
+                    } else {
+                        if policy == .error {
+                            throw SaveConflictError(
+                                lockingConflicts: [], constraintConflicts: constraints.map(\.conflict))
+                        }
+                        try resolver.resolve(constraints, in: &plan, outcome: &outcome)
                     }
-                    try resolver.resolve(constraints, in: &plan, outcome: &outcome)
                     try writer.write(plan, outcome: &outcome)
                     try companion?(connection)
                     return outcome

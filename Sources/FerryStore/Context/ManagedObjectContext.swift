@@ -74,6 +74,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         var name: String?
         var transactionAuthor: String?
         var mergePolicy: MergePolicy = .error
+        var customMergePolicy: (any CustomMergePolicy)?
         var automaticallyMergesChangesFromParent = false
         /// `nil`: the container's setting.
         var automaticallyMergesBatchChanges: Bool?
@@ -129,6 +130,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var mergePolicy: MergePolicy {
         get { settings.withLock { $0.mergePolicy } }
         set { settings.withLock { $0.mergePolicy = newValue } }
+    }
+
+    /// A merge policy of one's own that decides each conflict of a save (see ``CustomMergePolicy``); when set, it
+    /// takes over from ``mergePolicy``. `nil` by default.
+    public var customMergePolicy: (any CustomMergePolicy)? {
+        get { settings.withLock { $0.customMergePolicy } }
+        set { settings.withLock { $0.customMergePolicy = newValue } }
     }
 
     /// Whether saves of the parent (for a child) or of other root contexts of the same container (for a root

@@ -74,10 +74,13 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Runs `body` on the store's writer, turning SQLite errors into ``StoreError`` `.sqlite` saying what was
-    /// being done.
-    func storeAccess<Result>(_ doing: String, _ body: (Connection) throws -> Result) throws -> Result {
+    /// Runs `body` on the store's writer (or, to read, on the pinned query generation's connection when there is
+    /// one), turning SQLite errors into ``StoreError`` `.sqlite` saying what was being done.
+    func storeAccess<Result>(
+        _ doing: String, writing: Bool = false, _ body: (Connection) throws -> Result
+    ) throws -> Result {
         do {
+            if !writing, let pinned = pinnedGeneration { return try body(pinned.connection) }
             return try store.writer.sync(body)
         } catch let error as SQLiteError {
             throw StoreError(.sqlite, "\(doing) failed", path: store.writer.path, underlying: error)

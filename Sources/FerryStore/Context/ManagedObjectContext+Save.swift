@@ -26,7 +26,7 @@ extension ManagedObjectContext {
         processPendingChanges()
         guard hasChanges else {
             if let companion {
-                try storeAccess("committing") { connection in
+                try storeAccess("committing", writing: true) { connection in
                     try connection.transaction(.immediate) { try companion(connection) }
                 }
             }
@@ -43,6 +43,8 @@ extension ManagedObjectContext {
         }
         let plan = makePlan(objects)
         let outcome = try writeToStore(plan, companion: companion)
+        // A pinned context moves to the store its save made, before it reloads the objects the save refreshed.
+        advancePinnedGeneration()
         finishSave(objects, outcome)
     }
 
@@ -58,7 +60,7 @@ extension ManagedObjectContext {
         var mapping: [ObjectID: ObjectID] = [:]
         let identifier = store.identifier
         let allocator = store.primaryKeys
-        try storeAccess("reserving primary keys") { connection in
+        try storeAccess("reserving primary keys", writing: true) { connection in
             for (table, group) in Dictionary(grouping: temporary, by: \.layout.table) {
                 var next = try allocator.reserve(group.count, in: table, on: connection)
                 for object in group {
@@ -137,7 +139,7 @@ extension ManagedObjectContext {
         let custom = customMergePolicy
         let history = HistoryAttribution(author: transactionAuthor, contextName: name)
         let recordsHistory = store.description.recordsHistory
-        let outcome = try storeAccess("saving") { connection in
+        let outcome = try storeAccess("saving", writing: true) { connection in
             let blobs = store.blobWriter(on: connection)
             defer { if blobs != nil { store.releaseBlobs(on: connection) } }
             return try connection.transaction(.immediate) {

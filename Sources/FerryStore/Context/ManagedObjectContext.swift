@@ -63,6 +63,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var retainedObjects: [ObjectID: ManagedObject]?
     /// Counts ``processPendingChanges()`` calls: the current event of ``ManagedObject/changedValuesForCurrentEvent()``.
     var eventNumber = 0
+    /// The read transaction of the query generation the context is pinned to; `nil` when not pinned.
+    var pinnedGeneration: PinnedGeneration?
     /// Deleted objects whose delete rules have not run yet.
     var unpropagatedDeletions: [ObjectID] = []
     /// Whether a save (or the importer's check) is validating: the base `validateFor…` methods then leave the
@@ -364,6 +366,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         unpropagatedDeletions = []
         recordReset()
         postEventChanges()
+        advancePinnedGeneration()
     }
 
     /// Reloads `object` from the store (Core Data's `refresh(_:mergeChanges:)`). With `mergeChanges: false` it

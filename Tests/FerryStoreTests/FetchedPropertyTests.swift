@@ -27,7 +27,8 @@ struct FetchedPropertyTests {
             case "Category":
                 model.entities[index].fetchedProperties = [
                     FetchedPropertyDescription(
-                        name: "pricey", destinationEntity: "Product", predicate: "category == $FETCH_SOURCE AND price > 5")
+                        name: "pricey", destinationEntity: "Product",
+                        predicate: "category == $FETCH_SOURCE AND price > 5")
                 ]
             default: break
             }
@@ -151,8 +152,8 @@ struct FetchedPropertyTests {
                         + "parse: column 7: unexpected end of format; expected an expression",
                     "Pipelines/test.model.yml:8: entity Product, fetched property short: missing 'predicate': a format "
                         + "string such as \"category == $FETCH_SOURCE.category\"",
-                    "Pipelines/test.model.yml:9: entity Product, fetched property typo: unknown key 'predicat'; did you "
-                        + "mean 'predicate'?",
+                    "Pipelines/test.model.yml:9: entity Product, fetched property typo: unknown key 'predicat'; "
+                        + "did you mean 'predicate'?",
                 ])
     }
 

@@ -180,7 +180,8 @@ extension ManagedObjectContext {
                     }
                     let constraints = try detector.constraintConflicts(in: plan)
                     if let custom {
-                        try ConflictResolver.resolve(constraints, by: custom, in: &plan, outcome: &outcome, store.layouts)
+                        try ConflictResolver.resolve(
+                            constraints, by: custom, in: &plan, outcome: &outcome, store.layouts)
                     } else {
                         if policy == .error {
                             throw SaveConflictError(

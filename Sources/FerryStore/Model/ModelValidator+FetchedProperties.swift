@@ -10,7 +10,8 @@ extension ModelValidator {
             (entity.attributes.map(\.name) + entity.relationships.map(\.name) + inherited).map { $0.lowercased() })
         if !entitiesInCycles.contains(entity.name) {
             for ancestor in model.ancestry(of: entity.name).dropLast() {
-                taken.formUnion((ancestor.attributes.map(\.name) + ancestor.relationships.map(\.name)).map { $0.lowercased() })
+                let names = ancestor.attributes.map(\.name) + ancestor.relationships.map(\.name)
+                taken.formUnion(names.map { $0.lowercased() })
             }
         }
         let entityNames = model.entities.map(\.name)

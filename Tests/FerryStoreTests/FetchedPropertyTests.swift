@@ -21,8 +21,6 @@ struct FetchedPropertyTests {
                     FetchedPropertyDescription(
                         name: "sameCategoryName", destinationEntity: "Category",
                         predicate: "name == $FETCH_SOURCE.category.name"),
-                    FetchedPropertyDescription(
-                        name: "broken", destinationEntity: "Product", predicate: "sku == $FETCH_SOURCE.sku.length"),
                 ]
             case "Category":
                 model.entities[index].fetchedProperties = [
@@ -84,18 +82,6 @@ struct FetchedPropertyTests {
         }
     }
 
-    @Test func aKeyPathThatCannotBeFollowedFromTheSourceThrowsAndCachesNothing() async throws {
-        let fixture = try await ContextFixture(model: Self.model())
-        let context = fixture.context()
-        try context.performAndWait { () throws in
-            let p1 = context.insertProduct("P1")
-            let error = #expect(throws: FetchPredicateError.self) { try p1.fetchedObjects(forKey: "broken") }
-            #expect(error?.code == .unknownKeyPath)
-            #expect(error?.message.contains("'sku' of Product is not a to-one relationship") == true)
-            #expect(p1.state.fetchedProperties == nil)
-        }
-    }
-
     @Test func aStoreKeepsAModelWithFetchedPropertiesAndOpensByPathAlone() async throws {
         let fixture = try await ContextFixture(model: Self.model())
         let model = try PersistentStore.storedModel(at: fixture.container.storeDescription.sqlitePath)
@@ -154,6 +140,36 @@ struct FetchedPropertyTests {
                         + "string such as \"category == $FETCH_SOURCE.category\"",
                     "Pipelines/test.model.yml:9: entity Product, fetched property typo: unknown key 'predicat'; "
                         + "did you mean 'predicate'?",
+                ])
+    }
+
+    @Test func aModelFileFetchedPropertyMayUseOnlyFetchSourceAndKeyPathsItHas() throws {
+        #expect(
+            ModelFileFixture.errors(
+                """
+                entities:
+                  Category:
+                    attributes: { name: string }
+                    relationships: { products: { to: Product, toMany: true, inverse: category } }
+                  Product:
+                    attributes: { sku: string }
+                    relationships: { category: { to: Category, inverse: products } }
+                    fetchedProperties:
+                      good: { entity: Product, predicate: "category.name == $FETCH_SOURCE.category.name" }
+                      other: { entity: Product, predicate: "sku == $FETCHED_PROPERTY" }
+                      missing: { entity: Product, predicate: "sku == $FETCH_SOURCE.colour" }
+                      through: { entity: Product, predicate: "sku == $FETCH_SOURCE.sku.name" }
+                      many: { entity: Product, predicate: "sku == $FETCH_SOURCE.category.products.sku" }
+                """) == [
+                    "Pipelines/test.model.yml:10: entity Product, fetched property other: $FETCHED_PROPERTY is never "
+                        + "bound: a fetched property's predicate can use only $FETCH_SOURCE",
+                    "Pipelines/test.model.yml:11: entity Product, fetched property missing: $FETCH_SOURCE.colour: "
+                        + "Product has no property 'colour'",
+                    "Pipelines/test.model.yml:12: entity Product, fetched property through: $FETCH_SOURCE.sku.name: "
+                        + "Product has no to-one relationship 'sku'",
+                    "Pipelines/test.model.yml:13: entity Product, fetched property many: "
+                        + "$FETCH_SOURCE.category.products.sku: 'products' of Category is a to-many relationship, so "
+                        + "the key path cannot go on",
                 ])
     }
 

@@ -32,12 +32,43 @@ extension ModelValidator {
                     element, key: "entity")
             }
             do {
-                _ = try FetchPredicate(format: property.predicate)
+                let predicate = try FetchPredicate(format: property.predicate)
+                for name in predicate.variableNames {
+                    if let problem = fetchSourceProblem(name, from: entity.name) {
+                        error(.invalidValue, problem, element, key: "predicate")
+                    }
+                }
             } catch let problem as FetchPredicateError {
                 error(.invalidValue, "the predicate does not parse: \(problem)", element, key: "predicate")
             } catch {
                 self.error(.invalidValue, "the predicate does not parse: \(error)", element, key: "predicate")
             }
         }
+    }
+
+    /// What is wrong with the variable `name` of a fetched property of `entity`, if anything: only `$FETCH_SOURCE`
+    /// is bound, and a key path after it must go through to-one relationships to a property.
+    private func fetchSourceProblem(_ name: String, from entity: String) -> String? {
+        var components = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard components.removeFirst() == "FETCH_SOURCE" else {
+            return "$\(name) is never bound: a fetched property's predicate can use only $FETCH_SOURCE"
+        }
+        var current = entity
+        for (index, component) in components.enumerated() {
+            let isLast = index == components.count - 1
+            if let relationship = model.allRelationships(of: current).first(where: { $0.name == component }) {
+                if relationship.isToMany && !isLast {
+                    return "$\(name): '\(component)' of \(current) is a to-many relationship, so the key path "
+                        + "cannot go on"
+                }
+                current = relationship.destinationEntity
+            } else if model.allAttributes(of: current).contains(where: { $0.name == component }), isLast {
+                return nil
+            } else {
+                let what = isLast ? "property" : "to-one relationship"
+                return "$\(name): \(current) has no \(what) '\(component)'"
+            }
+        }
+        return nil
     }
 }

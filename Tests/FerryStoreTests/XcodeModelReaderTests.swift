@@ -62,8 +62,6 @@ struct XcodeModelReaderTests {
                     + "has no user info",
                 "\(contents):24: entity Order: version hash modifier '2' is ignored: Ferry's version hash comes from "
                     + "the schema",
-                "\(contents):61: entity Product: fetched property 'sameCategory' is ignored: Ferry has no fetched "
-                    + "properties; use a fetch request template or a fetch in code",
                 "\(contents):69: entity Product: fetch index bySoldCount: order descending is ignored; SQLite reads "
                     + "an index in either direction",
                 "\(contents):79: configuration 'Cloud' is ignored: a Ferry store holds every entity of the model",

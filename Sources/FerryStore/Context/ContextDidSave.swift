@@ -60,7 +60,7 @@ extension ManagedObjectContext {
             guard let object = registeredObject(for: id) else { continue }
             // A fault is not loaded, but the row a fetch cached for it is stale now.
             guard !object.state.isFault else {
-                rowCache[id] = nil
+                dropCachedRow(id)
                 continue
             }
             refresh(object, mergeChanges: true)

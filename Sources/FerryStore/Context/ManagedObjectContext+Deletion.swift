@@ -12,6 +12,7 @@ extension ManagedObjectContext {
             propagateDeletion(of: object)
         }
         postEventChanges()
+        eventNumber &+= 1
     }
 
     private func propagateDeletion(of object: ManagedObject) {

@@ -6,7 +6,7 @@ extension ManagedObjectContext {
     /// `shouldDeleteInaccessibleFaults` (on by default) does; nothing is pending, so no save tries to delete the row
     /// again. When SQLite fails the values are left empty and the object is not marked.
     func fulfillFault(_ object: ManagedObject) {
-        if let row = rowCache.removeValue(forKey: object.objectID) {
+        if let row = rowCache.removeValue(forKey: object.objectID), isFresh(cachedRowOf: object.objectID) {
             apply(row, to: object)
             return
         }
@@ -46,6 +46,7 @@ extension ManagedObjectContext {
     func adopt(_ state: ObjectState, to object: ManagedObject) {
         object.state = state
         object.state.lifecycle = .clean
+        object.state.fetchedProperties = nil
         object.state.committed = ObjectSnapshot(
             attributes: state.attributes, toOne: state.toOne, version: state.committed?.version ?? 0)
         object.awakeFromFetch()
@@ -73,10 +74,13 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Runs `body` on the store's writer, turning SQLite errors into ``StoreError`` `.sqlite` saying what was
-    /// being done.
-    func storeAccess<Result>(_ doing: String, _ body: (Connection) throws -> Result) throws -> Result {
+    /// Runs `body` on the store's writer (or, to read, on the pinned query generation's connection when there is
+    /// one), turning SQLite errors into ``StoreError`` `.sqlite` saying what was being done.
+    func storeAccess<Result>(
+        _ doing: String, writing: Bool = false, _ body: (Connection) throws -> Result
+    ) throws -> Result {
         do {
+            if !writing, let pinned = pinnedGeneration { return try body(pinned.connection) }
             return try store.writer.sync(body)
         } catch let error as SQLiteError {
             throw StoreError(.sqlite, "\(doing) failed", path: store.writer.path, underlying: error)
@@ -99,10 +103,11 @@ extension ManagedObjectContext {
             objects.append(object)
             if object.state.isFault && rowCache[id] == nil { toLoad[id.entityName, default: []].append(id.primaryKey) }
         }
+        let readAt = asFaults ? rowCacheTimestamp() : nil
         for (entity, keys) in toLoad {
             for row in try readRows(keys, of: layout(of: entity)) {
                 guard let object = registeredObject(for: row.objectID), object.state.isFault else { continue }
-                if asFaults { rowCache[row.objectID] = row } else { apply(row, to: object) }
+                if asFaults { cache(row, readAt: readAt) } else { apply(row, to: object) }
             }
         }
         if !asFaults {

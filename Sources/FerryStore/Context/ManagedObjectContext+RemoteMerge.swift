@@ -71,7 +71,7 @@ extension ManagedObjectContext {
             if deletedIDs.contains(id) {
                 deleted.append(object)
             } else if changes.updatedObjectIDs.contains(id) || changes.insertedObjectIDs.contains(id) {
-                if object.state.isFault { rowCache[id] = nil } else { stale.append(object) }
+                if object.state.isFault { dropCachedRow(id) } else { stale.append(object) }
             }
         }
         if !deletedIDs.isEmpty { forget(deleted, deletedIDs) }

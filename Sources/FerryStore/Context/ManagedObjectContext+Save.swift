@@ -26,7 +26,7 @@ extension ManagedObjectContext {
         processPendingChanges()
         guard hasChanges else {
             if let companion {
-                try storeAccess("committing") { connection in
+                try storeAccess("committing", writing: true) { connection in
                     try connection.transaction(.immediate) { try companion(connection) }
                 }
             }
@@ -43,6 +43,8 @@ extension ManagedObjectContext {
         }
         let plan = makePlan(objects)
         let outcome = try writeToStore(plan, companion: companion)
+        // A pinned context moves to the store its save made, before it reloads the objects the save refreshed.
+        advancePinnedGeneration()
         finishSave(objects, outcome)
     }
 
@@ -58,7 +60,7 @@ extension ManagedObjectContext {
         var mapping: [ObjectID: ObjectID] = [:]
         let identifier = store.identifier
         let allocator = store.primaryKeys
-        try storeAccess("reserving primary keys") { connection in
+        try storeAccess("reserving primary keys", writing: true) { connection in
             for (table, group) in Dictionary(grouping: temporary, by: \.layout.table) {
                 var next = try allocator.reserve(group.count, in: table, on: connection)
                 for object in group {
@@ -134,9 +136,10 @@ extension ManagedObjectContext {
     private func writeToStore(_ plan: SavePlan, companion: TransactionCompanion?) throws -> SaveOutcome {
         let store = self.store
         let policy = mergePolicy
+        let custom = customMergePolicy
         let history = HistoryAttribution(author: transactionAuthor, contextName: name)
         let recordsHistory = store.description.recordsHistory
-        let outcome = try storeAccess("saving") { connection in
+        let outcome = try storeAccess("saving", writing: true) { connection in
             let blobs = store.blobWriter(on: connection)
             defer { if blobs != nil { store.releaseBlobs(on: connection) } }
             return try connection.transaction(.immediate) {
@@ -152,12 +155,16 @@ extension ManagedObjectContext {
                         primaryKeys: store.primaryKeys, storeIdentifier: store.identifier,
                         history: recordsHistory ? history : nil, blobs: blobs)
                     let locking = try detector.lockingConflicts(in: plan)
-                    if policy == .error, !locking.isEmpty {
-                        throw SaveConflictError(
-                            lockingConflicts: locking.map(\.conflict),
-                            constraintConflicts: try detector.constraintConflicts(in: plan).map(\.conflict))
+                    if let custom {
+                        try ConflictResolver.resolve(locking, by: custom, in: &plan, outcome: &outcome, store.layouts)
+                    } else {
+                        if policy == .error, !locking.isEmpty {
+                            throw SaveConflictError(
+                                lockingConflicts: locking.map(\.conflict),
+                                constraintConflicts: try detector.constraintConflicts(in: plan).map(\.conflict))
+                        }
+                        try resolver.resolve(locking, in: &plan, outcome: &outcome)
                     }
-                    try resolver.resolve(locking, in: &plan, outcome: &outcome)
                     try connection.execute("SAVEPOINT ferry_save")
                     let reservations = store.primaryKeys.reservations()
                     do {
@@ -172,10 +179,16 @@ extension ManagedObjectContext {
                         store.primaryKeys.restore(reservations)
                     }
                     let constraints = try detector.constraintConflicts(in: plan)
-                    if policy == .error {
-                        throw SaveConflictError(lockingConflicts: [], constraintConflicts: constraints.map(\.conflict))
+                    if let custom {
+                        try ConflictResolver.resolve(
+                            constraints, by: custom, in: &plan, outcome: &outcome, store.layouts)
+                    } else {
+                        if policy == .error {
+                            throw SaveConflictError(
+                                lockingConflicts: [], constraintConflicts: constraints.map(\.conflict))
+                        }
+                        try resolver.resolve(constraints, in: &plan, outcome: &outcome)
                     }
-                    try resolver.resolve(constraints, in: &plan, outcome: &outcome)
                     try writer.write(plan, outcome: &outcome)
                     try companion?(connection)
                     return outcome
@@ -247,6 +260,9 @@ extension ManagedObjectContext {
             }
             object.objectID = final(new)
             registered[object.objectID] = entry
+            if retainedObjects != nil, let strong = retainedObjects?.removeValue(forKey: old) {
+                retainedObjects?[object.objectID] = strong
+            }
             // After a save the pending table is emptied anyway; only obtainPermanentIDs needs it re-keyed.
             if outcome == nil, let strong = pending.removeValue(forKey: old) { pending[object.objectID] = strong }
         }

@@ -54,6 +54,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Rows read by fetches for objects returned as faults, so the faults fire without I/O; an entry goes when
     /// its object fires, is refreshed or deallocates.
     var rowCache: [ObjectID: StoredRow] = [:]
+    /// When each row-cache entry was read (`DispatchTime` nanoseconds), recorded only while ``stalenessInterval`` is
+    /// not negative.
+    var rowCacheTimes: [ObjectID: UInt64] = [:]
+    /// ``stalenessInterval``'s bit pattern: read on every fault fired from the row cache, so without a lock.
+    let stalenessBits = Atomic<UInt64>((-1.0).bitPattern)
+    /// Strong references to every registered object while ``retainsRegisteredObjects`` is on; `nil` when off.
+    var retainedObjects: [ObjectID: ManagedObject]?
+    /// Counts ``processPendingChanges()`` calls: the current event of ``ManagedObject/changedValuesForCurrentEvent()``.
+    var eventNumber = 0
+    /// The read transaction of the query generation the context is pinned to; `nil` when not pinned.
+    var pinnedGeneration: PinnedGeneration?
     /// Deleted objects whose delete rules have not run yet.
     var unpropagatedDeletions: [ObjectID] = []
     /// Whether a save (or the importer's check) is validating: the base `validateFor…` methods then leave the
@@ -65,6 +76,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         var name: String?
         var transactionAuthor: String?
         var mergePolicy: MergePolicy = .error
+        var customMergePolicy: (any CustomMergePolicy)?
         var automaticallyMergesChangesFromParent = false
         /// `nil`: the container's setting.
         var automaticallyMergesBatchChanges: Bool?
@@ -120,6 +132,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var mergePolicy: MergePolicy {
         get { settings.withLock { $0.mergePolicy } }
         set { settings.withLock { $0.mergePolicy = newValue } }
+    }
+
+    /// A merge policy of one's own that decides each conflict of a save (see ``CustomMergePolicy``); when set, it
+    /// takes over from ``mergePolicy``. `nil` by default.
+    public var customMergePolicy: (any CustomMergePolicy)? {
+        get { settings.withLock { $0.customMergePolicy } }
+        set { settings.withLock { $0.customMergePolicy = newValue } }
     }
 
     /// Whether saves of the parent (for a child) or of other root contexts of the same container (for a root
@@ -339,12 +358,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
         assertOnQueue()
         for entry in registered.values { invalidate(entry.takeUnretainedValue(), unregistering: false) }
         registered = [:]
+        if retainedObjects != nil { retainedObjects = [:] }
         pending = [:]
         rowCache = [:]
+        rowCacheTimes = [:]
         joinChanges = []
         unpropagatedDeletions = []
         recordReset()
         postEventChanges()
+        advancePinnedGeneration()
     }
 
     /// Reloads `object` from the store (Core Data's `refresh(_:mergeChanges:)`). With `mergeChanges: false` it
@@ -405,12 +427,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     func register(_ object: ManagedObject) {
         registered[object.objectID] = Unmanaged.passUnretained(object)
+        if retainedObjects != nil { retainedObjects?[object.objectID] = object }
     }
 
     /// Called by an object being deallocated.
     func objectWillDeallocate(_ id: ObjectID) {
         registered[id] = nil
-        rowCache[id] = nil
+        dropCachedRow(id)
     }
 
     /// Records that a persistent value of `object` changed.
@@ -424,7 +447,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Takes `object` out of the context for good.
     func invalidate(_ object: ManagedObject, unregistering: Bool = true) {
         if unregistering { registered[object.objectID] = nil }
-        rowCache[object.objectID] = nil
+        if retainedObjects != nil { retainedObjects?[object.objectID] = nil }
+        dropCachedRow(object.objectID)
         pending[object.objectID] = nil
         object.state.lifecycle = .invalid
         object.managedObjectContext = nil
@@ -434,7 +458,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func turnIntoFault(_ object: ManagedObject) {
         object.willTurnIntoFault()
         pending[object.objectID] = nil
-        rowCache[object.objectID] = nil
+        dropCachedRow(object.objectID)
         let layout = object.layout
         object.state = ObjectState(layout: layout)
         object.didTurnIntoFault()

@@ -155,7 +155,8 @@ extension FetchPredicate {
         }
     }
 
-    /// The names of the `$VARIABLE`s left in the predicate, in order of first appearance.
+    /// The names of the `$VARIABLE`s left in the predicate, in order of first appearance. A variable followed by a
+    /// key path is one name with the path: `$FETCH_SOURCE.category` gives `FETCH_SOURCE.category`.
     public var variableNames: [String] {
         var names: [String] = []
         func collect(_ expression: Expression) {

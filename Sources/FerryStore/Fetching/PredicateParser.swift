@@ -206,7 +206,10 @@ struct PredicateParser {
                 at: token.column)
         case .variable(let name):
             _ = advance()
-            return .variable(name)
+            // `$FETCH_SOURCE.category`: a key path from the variable's object is one variable, substituted whole.
+            guard isSymbol(".") else { return .variable(name) }
+            _ = advance()
+            return .variable(name + "." + (try keyPath()))
         case .specifier(let specifier) where specifier != "K":
             _ = advance()
             return try argument(for: specifier, column: token.column)

@@ -16,6 +16,8 @@ public struct EntityDescription: Sendable, Hashable {
     public var uniquenessConstraints: [[String]]
     /// Attribute-name lists that get a (non-unique) index each.
     public var indexes: [[String]]
+    /// The entity's own fetched properties, in declaration order.
+    public var fetchedProperties: [FetchedPropertyDescription] = []
     /// The name this element had in the model version a migration starts from (Core Data's `renamingIdentifier`),
     /// so that a migration renames it and keeps its data; `nil` when it kept its name. Not part of the version hash.
     public var renamingIdentifier: String? = nil
@@ -24,7 +26,8 @@ public struct EntityDescription: Sendable, Hashable {
     public init(
         name: String, isAbstract: Bool = false, parentEntity: String? = nil,
         attributes: [AttributeDescription] = [], relationships: [RelationshipDescription] = [],
-        uniquenessConstraints: [[String]] = [], indexes: [[String]] = []
+        uniquenessConstraints: [[String]] = [], indexes: [[String]] = [],
+        fetchedProperties: [FetchedPropertyDescription] = []
     ) {
         self.name = name
         self.isAbstract = isAbstract
@@ -33,11 +36,17 @@ public struct EntityDescription: Sendable, Hashable {
         self.relationships = relationships
         self.uniquenessConstraints = uniquenessConstraints
         self.indexes = indexes
+        self.fetchedProperties = fetchedProperties
     }
 
     /// The own attribute named `name`.
     public func attribute(named name: String) -> AttributeDescription? {
         attributes.first { $0.name == name }
+    }
+
+    /// The own fetched property named `name`.
+    public func fetchedProperty(named name: String) -> FetchedPropertyDescription? {
+        fetchedProperties.first { $0.name == name }
     }
 
     /// The own relationship named `name`.

@@ -67,6 +67,11 @@ public struct ManagedObjectModel: Sendable, Hashable {
         ancestry(of: name).flatMap(\.relationships)
     }
 
+    /// Every fetched property of `name`, inherited ones first.
+    public func allFetchedProperties(of name: String) -> [FetchedPropertyDescription] {
+        ancestry(of: name).flatMap(\.fetchedProperties)
+    }
+
     /// Every uniqueness constraint that applies to `name`, inherited ones first.
     public func allUniquenessConstraints(of name: String) -> [[String]] {
         ancestry(of: name).flatMap(\.uniquenessConstraints)

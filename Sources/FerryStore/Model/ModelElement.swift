@@ -12,13 +12,15 @@ public enum ModelElement: Sendable, Hashable, CustomStringConvertible {
     case relationship(entity: String, name: String)
     /// A fetch request template.
     case fetchRequestTemplate(String)
+    /// A fetched property of an entity.
+    case fetchedProperty(entity: String, name: String)
 
     /// The entity involved, if any.
     public var entity: String? {
         switch self {
         case .model, .fetchRequestTemplate: nil
         case .entity(let name): name
-        case .attribute(let entity, _), .relationship(let entity, _): entity
+        case .attribute(let entity, _), .relationship(let entity, _), .fetchedProperty(let entity, _): entity
         }
     }
 
@@ -26,7 +28,7 @@ public enum ModelElement: Sendable, Hashable, CustomStringConvertible {
     public var property: String? {
         switch self {
         case .model, .entity, .fetchRequestTemplate: nil
-        case .attribute(_, let name), .relationship(_, let name): name
+        case .attribute(_, let name), .relationship(_, let name), .fetchedProperty(_, let name): name
         }
     }
 
@@ -38,6 +40,8 @@ public enum ModelElement: Sendable, Hashable, CustomStringConvertible {
         case .attribute(let entity, let name): "entity \(Self.shown(entity)), attribute \(Self.shown(name))"
         case .relationship(let entity, let name): "entity \(Self.shown(entity)), relationship \(Self.shown(name))"
         case .fetchRequestTemplate(let name): "fetch request template \(Self.shown(name))"
+        case .fetchedProperty(let entity, let name):
+            "entity \(Self.shown(entity)), fetched property \(Self.shown(name))"
         }
     }
 

@@ -27,6 +27,8 @@ extension ManagedObjectModel {
     ///       category: { to: Category, inverse: products }
     ///     uniquenessConstraints: [[sku]]
     ///     indexes: [[category, price]]
+    ///     fetchedProperties:
+    ///       sameCategory: { entity: Product, predicate: "category == $FETCH_SOURCE.category" }
     ///   Animal: { abstract: true, attributes: { name: string } }
     ///   Dog: { parent: Animal, attributes: { breed: string } }
     /// fetchRequestTemplates:
@@ -43,6 +45,9 @@ extension ManagedObjectModel {
     ///   together: `[[sku]]`, `[[firstName, lastName], [email]]`. Attributes only (as in Core Data), stored
     ///   and not derived. `unique: true` on an attribute is the same as a one-name constraint.
     /// - `indexes`: a list of indexes, each a list of stored attribute or to-one relationship names.
+    /// - `fetchedProperties`: a mapping of name to `{ entity: Product, predicate: "…" }`, the objects of `entity`
+    ///   that match the predicate, where `$FETCH_SOURCE` is the object the property is read on (see
+    ///   ``FetchedPropertyDescription``).
     ///
     /// **Attribute:** either just a type name (`description: string`) or a mapping:
     /// - `type` (required): `integer16`, `integer32`, `integer64`, `double`, `float`, `decimal`, `string`,
@@ -100,12 +105,13 @@ extension ManagedObjectModel {
     ///   (`Nullify`, `Cascade`, `Deny`, `No Action`) and, on to-many ones, `minCount`/`maxCount`;
     /// - uniqueness constraints, fetch indexes (and the older compound indexes), and `<fetchRequest>` templates;
     /// - the renaming identifier of entities, attributes and relationships (Xcode's *Renaming ID*, written
-    ///   `elementID`), as `renamingIdentifier` in YAML.
+    ///   `elementID`), as `renamingIdentifier` in YAML;
+    /// - `<fetchedProperty name>` with its `<fetchRequest entity predicateString>`.
     ///
     /// What would change the data if it were left out (composite attributes, the `Undefined` type, transient
     /// relationships, indexes on expressions, a transformable without a transformer name) is an error. What does not
-    /// shape the store (configurations, fetched properties, user info, version hash modifiers,
-    /// unknown settings) is a warning with its line in ``ModelFile/warnings``. Settings for Xcode's own code
+    /// shape the store (configurations, user info, version hash modifiers, unknown settings) is a warning with its line
+    /// in ``ModelFile/warnings``. Settings for Xcode's own code
     /// generator and editor (`representedClassName`, `codeGenerationType`, `customClassName` of a non-transformable,
     /// `usesScalarValueType`, `syncable`, the diagram's `<elements>`) are ignored. Xcode lists entities by name when
     /// it saves; a model converted to Xcode's format and saved again in Xcode may therefore list them in another

@@ -83,6 +83,14 @@ struct ModelFileParser {
                     parseRelationship(relationshipName, of: name, keyNode: keyNode, value: value))
             }
         }
+        if let node = fields["fetchedProperties"], let mapping = mapping(node, "'fetchedProperties'", element) {
+            for (keyNode, value) in mapping {
+                guard let propertyName = keyName(of: keyNode, element) else { continue }
+                if let property = parseFetchedProperty(propertyName, of: name, keyNode: keyNode, value: value) {
+                    entity.fetchedProperties.append(property)
+                }
+            }
+        }
         // `unique: true` on an attribute is a one-attribute constraint, listed before the explicit ones.
         for (attributeName, position) in uniqueAttributes {
             let key = ModelFileSourceMap.constraintKey(entity.uniquenessConstraints.count)
@@ -147,6 +155,29 @@ struct ModelFileParser {
         }
         guard let entity, let predicate else { return nil }
         return FetchRequestTemplate(entity: entity, predicate: predicate)
+    }
+
+    /// `sameCategory: {entity: Product, predicate: "category == $FETCH_SOURCE.category"}`.
+    private mutating func parseFetchedProperty(
+        _ name: String, of entityName: String, keyNode: Node, value: Node
+    ) -> FetchedPropertyDescription? {
+        let element = ModelElement.fetchedProperty(entity: entityName, name: name)
+        sourceMap.record(Self.position(of: keyNode), for: element)
+        guard let fields = fields(of: value, allowed: ModelFileVocabulary.fetchedPropertyKeys, element: element)
+        else { return nil }
+        let entity = fields["entity"].flatMap { text($0, "entity", element) }
+        let predicate = fields["predicate"].flatMap { text($0, "predicate", element) }
+        // A misspelt key was reported with a suggestion; it is not reported missing as well.
+        if fields["entity"] == nil && !fields.suggestedKeys.contains("entity") {
+            report(.missingKey, "missing 'entity': the entity whose objects it fetches", element, keyNode)
+        }
+        if fields["predicate"] == nil && !fields.suggestedKeys.contains("predicate") {
+            report(
+                .missingKey, "missing 'predicate': a format string such as \"category == $FETCH_SOURCE.category\"",
+                element, keyNode)
+        }
+        guard let entity, let predicate else { return nil }
+        return FetchedPropertyDescription(name: name, destinationEntity: entity, predicate: predicate)
     }
 
     // MARK: - Mappings and keys

@@ -5,7 +5,7 @@ enum ModelFileVocabulary {
     static let topLevelKeys = ["entities", "fetchRequestTemplates"]
     /// Keys of an entity.
     static let entityKeys = ["abstract", "parent", "attributes", "relationships", "uniquenessConstraints", "indexes",
-        "renamingIdentifier",
+        "renamingIdentifier", "fetchedProperties",
     ]
     /// Keys of an attribute in its long form.
     static let attributeKeys = [
@@ -19,6 +19,8 @@ enum ModelFileVocabulary {
     ]
     /// Keys of a fetch request template.
     static let fetchRequestTemplateKeys = ["entity", "predicate"]
+    /// Keys of a fetched property.
+    static let fetchedPropertyKeys = ["entity", "predicate"]
 
     /// Attribute type names, in the order error messages list them.
     static let typeNames = [

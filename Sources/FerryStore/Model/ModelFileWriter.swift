@@ -52,7 +52,7 @@ struct ModelFileWriter {
         let isEmpty =
             !entity.isAbstract && entity.parentEntity == nil && entity.attributes.isEmpty
             && entity.relationships.isEmpty && entity.uniquenessConstraints.isEmpty && entity.indexes.isEmpty
-            && entity.renamingIdentifier == nil
+            && entity.renamingIdentifier == nil && entity.fetchedProperties.isEmpty
         guard !isEmpty else {
             lines.append("  \(Self.name(entity.name)): {}")
             return
@@ -78,6 +78,15 @@ struct ModelFileWriter {
         }
         if !entity.indexes.isEmpty {
             lines.append("    indexes: \(Self.nameLists(entity.indexes))")
+        }
+        if !entity.fetchedProperties.isEmpty {
+            lines.append("    fetchedProperties:")
+            for property in entity.fetchedProperties {
+                let settings = [
+                    ("entity", Self.name(property.destinationEntity)), ("predicate", Self.text(property.predicate)),
+                ]
+                lines.append("      \(Self.name(property.name)): \(Self.flowMapping(settings))")
+            }
         }
     }
 

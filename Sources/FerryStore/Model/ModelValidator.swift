@@ -27,6 +27,7 @@ struct ModelValidator {
             for relationship in entity.relationships { checkRelationship(relationship, of: entity) }
             checkConstraints(of: entity)
             checkIndexes(of: entity)
+            checkFetchedProperties(of: entity)
         }
         checkTemplates()
         // The tables and indexes a sound model maps to; a broken one would only repeat the errors above.

@@ -158,10 +158,18 @@ open class ManagedObject {
         willAccessValues()
         precondition(state.lifecycle != .invalid, "\(objectID) is no longer in a context")
         guard state.attributes[slot] != value else { return }
-        state.attributes[slot] = value
         // A clean object becomes updated; an updated one is recorded for objects-did-change; an inserted one is
         // already pending and listed as inserted.
-        if state.lifecycle != .inserted && layout.attributes[slot].isStored { context.objectDidChange(self) }
+        guard state.lifecycle != .inserted && layout.attributes[slot].isStored else {
+            state.attributes[slot] = value
+            return
+        }
+        let context = self.context
+        if state.eventBaseline?.event != context.eventNumber {
+            state.eventBaseline = EventBaseline(event: context.eventNumber, attributes: state.attributes)
+        }
+        state.attributes[slot] = value
+        context.objectDidChange(self)
     }
 
     func attributeSlot(_ key: String) -> Int {

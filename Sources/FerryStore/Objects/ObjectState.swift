@@ -34,6 +34,12 @@ struct ObjectState {
     var changedToMany: Set<Int> = []
     /// For inserted objects: the order of insertion in the context (merge policies elect the first).
     var insertionIndex = 0
+    /// The results of the fetched properties read so far, by name; `nil` until one is read. A new state (the object
+    /// refreshed or turned into a fault) starts without them, so they are fetched again.
+    var fetchedProperties: [String: [ObjectID]]?
+    /// The attribute values before the first change of the current event (see
+    /// ``ManagedObject/changedValuesForCurrentEvent()``), for a saved object changed since its last save.
+    var eventBaseline: EventBaseline?
 
     /// The state of a fault: nothing loaded.
     init(layout: EntityLayout) {
@@ -76,5 +82,12 @@ struct ObjectState {
         committed = ObjectSnapshot(attributes: attributes, toOne: toOne, version: version)
         changedToMany = []
         lifecycle = .clean
+        eventBaseline = nil
     }
+}
+
+/// An object's attribute values as they were when the event numbered ``event`` first changed one.
+struct EventBaseline {
+    var event: Int
+    var attributes: [AttributeValue?]
 }

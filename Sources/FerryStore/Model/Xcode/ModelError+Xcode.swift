@@ -6,7 +6,7 @@ extension ModelError.Code {
 }
 
 extension ModelWarning.Code {
-    /// A part of an Xcode model that Ferry does not use and that does not shape the store: a configuration, a
-    /// fetched property, user info, a version hash modifier. The model loads without it.
+    /// A part of an Xcode model that Ferry does not use and that does not shape the store: a configuration, user
+    /// info, a version hash modifier. The model loads without it.
     public static let ignoredXcodeSetting = ModelWarning.Code(rawValue: "ignoredXcodeSetting")
 }

@@ -3,8 +3,8 @@
 ///
 /// It reads what Ferry's model holds (see ``ManagedObjectModel/load(from:)`` for the Xcode side of the format) and
 /// reports the rest: a part whose loss would change the data (a composite attribute, an attribute type Ferry
-/// cannot store) is an error; a part that does not shape the store (a configuration, a fetched property, user
-/// info, a version hash modifier) is a warning, so nothing is dropped silently. Settings that only steer Xcode's code
+/// cannot store) is an error; a part that does not shape the store (a configuration, user info, a version hash
+/// modifier) is a warning, so nothing is dropped silently. Settings that only steer Xcode's code
 /// generator or editor (`representedClassName`, `codeGenerationType`, `customClassName` except a transformable's,
 /// `usesScalarValueType`, `syncable`, the `<elements>` layout) are ignored by design.
 struct XcodeModelReader {
@@ -120,9 +120,7 @@ struct XcodeModelReader {
                     entity.indexes.append(names(in: compound, child: "index", element))
                 }
             case "fetchedProperty":
-                warn(
-                    "fetched property '\(child["name"] ?? "(unnamed)")' is ignored: Ferry has no fetched properties; "
-                        + "use a fetch request template or a fetch in code", element, child)
+                if let property = readFetchedProperty(child, of: name) { entity.fetchedProperties.append(property) }
             case "userInfo":
                 warnUserInfo(child, of: element, what: "entity \(name)")
             default:

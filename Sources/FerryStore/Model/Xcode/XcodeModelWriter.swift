@@ -87,6 +87,16 @@ struct XcodeModelWriter {
         for relationship in entity.relationships {
             lines.append("        " + Self.tag("relationship", Self.settings(of: relationship), closed: true))
         }
+        for property in entity.fetchedProperties {
+            let settings = [("name", property.name), ("optional", "YES")]
+            lines.append("        " + Self.tag("fetchedProperty", settings, closed: false))
+            let request = [
+                ("name", "fetchedPropertyFetchRequest"), ("entity", property.destinationEntity),
+                ("predicateString", property.predicate),
+            ]
+            lines.append("            " + Self.tag("fetchRequest", request, closed: true))
+            lines.append("        </fetchedProperty>")
+        }
         for index in entity.indexes {
             let name =
                 "by" + index.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "And") + "Index"

@@ -268,18 +268,23 @@ extension MigrationPlanner {
 
     // MARK: - Derivations
 
-    /// Derived attributes added or changed: the store's triggers are replaced.
+    /// Derived attributes added or changed: the store's triggers are replaced and the values of the rows already
+    /// there recomputed in one set-based `UPDATE` each.
     mutating func planDerivations() throws {
         for entity in model.entities {
-            for attribute in entity.attributes where attribute.derivation != nil {
+            for attribute in entity.attributes where attribute.derivation != nil && attribute.isStored {
                 let old = oldNames[entity.name].flatMap { source.model.entity(named: $0) }?
                     .attribute(named: attribute.renamingIdentifier ?? attribute.name)
                 guard old?.derivation != attribute.derivation else { continue }
+                let table = model.rootEntity(of: entity.name)
+                var rows = 0
+                if let old = oldNames[table] { rows = try count(source.model.rootEntity(of: old)) }
+                derivations.append("\(entity.name).\(attribute.name)")
                 steps.append(
                     MigrationStep(
                         kind: "changeDerivation", entity: entity.name,
-                        summary: "maintain '\(entity.name).\(attribute.name)' as \(attribute.derivation ?? "")",
-                        cost: .instantDDL))
+                        summary: "maintain '\(entity.name).\(attribute.name)' as \(attribute.derivation ?? "") and "
+                            + "recompute it for the rows already there", cost: .onePass, rows: rows))
             }
         }
     }

@@ -7,8 +7,7 @@ import Foundation
 /// Matching follows Core Data's lightweight rules: an element of the new model matches the old element named by its
 /// `renamingIdentifier` when the old model has one so named, else the old element of the same name. Columns are
 /// matched within a table, so properties may move up or down a hierarchy. A change it cannot carry out with SQL in
-/// place (a type change that is not a widening, splitting an entity, moving one to another hierarchy, a to-one
-/// turned to-many) throws before anything is touched, naming the change.
+/// place (a type change that is not a widening, splitting an entity, moving one to another hierarchy) throws before anything is touched, naming the change.
 struct MigrationPlanner {
     /// The store's layout, with its entity numbers.
     let source: StoreSchema
@@ -18,6 +17,8 @@ struct MigrationPlanner {
     let connection: Connection
     /// What the checks do with rows that break a new rule.
     let policy: ViolationPolicy
+    /// Values of an attribute newly allowed external storage larger than this many bytes move to blob files.
+    var externalStorageThreshold = PersistentStoreDescription.defaultExternalStorageThreshold
 
     var steps: [MigrationStep] = []
     var checks: [MigrationCheck] = []
@@ -25,6 +26,8 @@ struct MigrationPlanner {
     var oldNames: [String: String] = [:]
     /// Rows the violation policy removes.
     var rejections: [Rejection] = []
+    /// Derived attributes (`Entity.attribute`) whose values are recomputed.
+    var derivations: [String] = []
 
     init(source: StoreSchema, model: ManagedObjectModel, connection: Connection, policy: ViolationPolicy) {
         self.source = source
@@ -70,7 +73,7 @@ struct MigrationPlanner {
         return MigrationPlan(
             sourceHash: source.model.versionHash, destinationHash: model.versionHash, steps: steps, checks: checks,
             policy: policy, tables: tables, joins: joins, rejections: rejections, destination: destination,
-            source: source)
+            source: source, externalStorageThreshold: externalStorageThreshold, derivations: derivations)
     }
 
     // MARK: - Entities
@@ -239,11 +242,9 @@ struct MigrationPlanner {
                             + "\(attribute.type.name)", cost: cast ? .tableRebuild : .instantDDL,
                         rows: cast ? rows : 0))
             }
-            if oldAttribute.allowsExternalStorage && !attribute.allowsExternalStorage {
-                throw notInferable(
-                    "attribute '\(owner).\(attribute.name)' no longer allows external storage: moving blob files "
-                        + "back into the store needs a custom stage")
-            }
+            try planBlobMove(
+                from: oldAttribute, to: attribute, of: owner, column: oldName, table: sourceTable, ids: ids,
+                into: &planned)
             if oldAttribute.isOptional && !attribute.isOptional {
                 try planRequired(attribute, of: owner, column: oldName, table: sourceTable, ids: ids, into: &planned)
             }

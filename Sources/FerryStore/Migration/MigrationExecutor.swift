@@ -113,6 +113,7 @@ struct MigrationExecutor {
         for table in plan.tables { if let old = table.sourceTable { rowsBefore[old] = try count(old) } }
         let rejected = try reject(version: version)
         try removeEntities()
+        try collectLinks()
         try dropStaleTriggersAndIndexes()
         for table in plan.tables where table.table.isEmpty {
             if let old = table.sourceTable { try execute("DROP TABLE \(SQL.identifier(old))") }
@@ -151,6 +152,7 @@ struct MigrationExecutor {
         }
         try moveBlobs()
         for statement in plan.destination.createStatements { try execute(statement) }
+        try writeLinks()
         for table in altered { try fill(table) }
         try recomputeDerivations()
         try recountBlobReferences()

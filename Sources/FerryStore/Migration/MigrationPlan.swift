@@ -29,6 +29,8 @@ public struct MigrationPlan: Sendable {
     var externalStorageThreshold = PersistentStoreDescription.defaultExternalStorageThreshold
     /// Derived attributes (`Entity.attribute`) whose values the migration recomputes.
     var derivations: [String] = []
+    /// Relationships whose links move to another storage.
+    var relationshipMoves: [RelationshipMove] = []
 
     /// Whether the store is already at the new model.
     public var isEmpty: Bool { sourceHash == destinationHash }

@@ -92,6 +92,14 @@ extension MigrationPlanner {
             let candidates = [relationship?.renamingIdentifier, relationship.map(\.name)].compactMap { $0 }
             let oldRelationships = oldEntity.map { source.model.allRelationships(of: $0) } ?? []
             let old = candidates.lazy.compactMap { name in oldRelationships.first { $0.name == name } }.first
+            let moved = relationshipMoves.contains { move in
+                guard case .joinTable(let name) = move.target else { return false }
+                return name == join.name
+            }
+            if moved {
+                joins.append(JoinMigration(table: join.name, sourceTable: nil))
+                continue
+            }
             guard let oldEntity, let old else {
                 if oldEntity != nil, relationship != nil {
                     steps.append(
@@ -125,6 +133,10 @@ extension MigrationPlanner {
             joins.append(JoinMigration(table: join.name, sourceTable: oldJoin.name))
         }
         for old in source.joinTables where !carried.contains(old.name) {
+            if consumedStorage.contains(old.name) {
+                joins.append(JoinMigration(table: nil, sourceTable: old.name))
+                continue
+            }
             let rows = try count(old.name)
             steps.append(
                 MigrationStep(

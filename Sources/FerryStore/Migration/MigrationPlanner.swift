@@ -28,6 +28,10 @@ struct MigrationPlanner {
     var rejections: [Rejection] = []
     /// Derived attributes (`Entity.attribute`) whose values are recomputed.
     var derivations: [String] = []
+    /// Relationships whose links move to another storage.
+    var relationshipMoves: [RelationshipMove] = []
+    /// The old storage (`table.column`, join table names) that moves read: not data removed when it goes.
+    var consumedStorage: Set<String> = []
 
     init(source: StoreSchema, model: ManagedObjectModel, connection: Connection, policy: ViolationPolicy) {
         self.source = source
@@ -43,6 +47,7 @@ struct MigrationPlanner {
     mutating func plan() throws -> MigrationPlan {
         try matchEntities()
         let destination = StoreSchema(model: model, entityIDs: entityIDs())
+        try planRelationshipMoves(destination: destination)
         var tables: [TableMigration] = []
         var usedSourceTables: Set<String> = []
         for root in model.entities where root.parentEntity == nil {
@@ -73,7 +78,8 @@ struct MigrationPlanner {
         return MigrationPlan(
             sourceHash: source.model.versionHash, destinationHash: model.versionHash, steps: steps, checks: checks,
             policy: policy, tables: tables, joins: joins, rejections: rejections, destination: destination,
-            source: source, externalStorageThreshold: externalStorageThreshold, derivations: derivations)
+            source: source, externalStorageThreshold: externalStorageThreshold, derivations: derivations,
+            relationshipMoves: relationshipMoves)
     }
 
     // MARK: - Entities
@@ -169,8 +175,10 @@ struct MigrationPlanner {
             table.columns.append(planned)
         }
         for old in sourceColumns where !carried.contains(old.name) {
-            let values = try count(sourceTable, where: "\(SQL.identifier(old.name)) IS NOT NULL")
             table.droppedColumns.append(old.name)
+            // Links a relationship change moves elsewhere: not data removed.
+            if consumedStorage.contains("\(sourceTable).\(old.name)") { continue }
+            let values = try count(sourceTable, where: "\(SQL.identifier(old.name)) IS NOT NULL")
             steps.append(
                 MigrationStep(
                     kind: "removeProperty", entity: root,
@@ -263,9 +271,16 @@ struct MigrationPlanner {
                 return planned
             }
             guard !old.isToMany else {
-                throw notInferable(
-                    "relationship '\(owner).\(relationship.name)' changes from to-many to to-one; Ferry does not "
-                        + "infer this yet")
+                let moved = relationshipMoves.contains { move in
+                    guard case .foreignKey(let table, let name, _) = move.target else { return false }
+                    return table == root && name == column.name
+                }
+                guard moved else {
+                    throw notInferable(
+                        "relationship '\(owner).\(relationship.name)' changes from to-many to to-one and its links "
+                            + "cannot be found")
+                }
+                return planned
             }
             guard oldNames[relationship.destinationEntity] == old.destinationEntity else {
                 throw notInferable(

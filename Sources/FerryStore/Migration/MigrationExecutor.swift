@@ -80,6 +80,7 @@ struct MigrationExecutor {
             ["_pk", "_ent", "_opt"].map(SQL.identifier)
             + table.columns.map { column in
                 guard let old = column.source else { return "NULL" }
+                if let conversion = column.conversion { return conversion }
                 return column.cast ? "CAST(\(SQL.identifier(old)) AS \(column.type))" : SQL.identifier(old)
             }
         let insert =

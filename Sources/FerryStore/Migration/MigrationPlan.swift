@@ -98,6 +98,8 @@ struct TableMigration: Sendable {
         var fill: SQLiteValue?
         /// The `_ent` values whose rows get `fill`.
         var fillEntityIDs: [Int]
+        /// The SQL of the converted value (over the old column) for a type change that is not a widening.
+        var conversion: String? = nil
         /// Whether the values move between rows and blob files (the attribute's external storage changed).
         var blobMove: BlobMove? = nil
     }

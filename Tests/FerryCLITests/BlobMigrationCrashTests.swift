@@ -65,7 +65,8 @@ struct BlobMigrationCrashTests {
     /// The model hash, and the hashes the rows refer to (each checked to have its file), and how many rows are inline.
     func state(_ path: String) throws -> (hash: String, referenced: Set<String>, inline: Int) {
         let connection = try Connection(path: path, mode: .readOnly)
-        let hash = try connection.prepare("SELECT value FROM ferry_metadata WHERE key = 'model_hash'").fetchOne()?[0]
+        let hash =
+            try connection.prepare("SELECT value FROM ferry_metadata WHERE key = 'model_hash'").fetchOne()?[0]
             .text ?? ""
         var referenced: Set<String> = []
         var inline = 0
@@ -124,7 +125,8 @@ struct BlobMigrationCrashTests {
             let finished = try state(store)
             #expect(finished.hash == after.hash && finished.referenced == after.referenced, "trial \(trial)")
             // One file per value, no temporary files or orphans left by the killed run.
-            #expect(files(store).sorted() == after.referenced.map { "\($0.prefix(2))/\($0)" }.sorted(), "trial \(trial)")
+            #expect(
+                files(store).sorted() == after.referenced.map { "\($0.prefix(2))/\($0)" }.sorted(), "trial \(trial)")
         }
         print("blob migration crash trials: \(trials) kills: \(landings)")
     }

@@ -24,7 +24,9 @@ extension MigrationExecutor {
         }
         guard !moves.isEmpty else { return }
         guard let folder = BlobFolder(databasePath: connection.path) else { return }
-        if let create = plan.destination.blobStatements.first { try execute(create) } else {
+        if let create = plan.destination.blobStatements.first {
+            try execute(create)
+        } else {
             try execute(
                 "CREATE TABLE IF NOT EXISTS ferry_blobs (hash TEXT PRIMARY KEY, size INTEGER NOT NULL, "
                     + "refs INTEGER NOT NULL) WITHOUT ROWID")
@@ -110,7 +112,8 @@ extension MigrationExecutor {
             "SELECT \(SQL.identifier(column)) AS r FROM \(SQL.identifier(table))"
         }
         if try tableExists("ferry_migration_rejects") {
-            sources.append("SELECT j.value AS r FROM ferry_migration_rejects, json_each(ferry_migration_rejects.row) AS j")
+            sources.append(
+                "SELECT j.value AS r FROM ferry_migration_rejects, json_each(ferry_migration_rejects.row) AS j")
         }
         guard !sources.isEmpty else {
             try execute("UPDATE ferry_blobs SET refs = 0 WHERE refs <> 0")

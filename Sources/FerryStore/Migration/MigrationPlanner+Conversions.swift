@@ -114,7 +114,8 @@ extension MigrationPlanner {
                             + (stored.isNull ? "null" : "the default"), cost: .onePass, rows: failures,
                         isDestructive: true))
             default:
-                resolution = "\(failures) values of \(name) do not convert to \(new.type.name); fix them first (a "
+                resolution =
+                    "\(failures) values of \(name) do not convert to \(new.type.name); fix them first (a "
                     + "willMigrate stage), or run with --on-violation reject or default"
                 blocks = true
             }
@@ -137,7 +138,8 @@ extension MigrationPlanner {
         case .integer(let integer): String(integer)
         case .real(let real): "\(real)"
         case .text(let text): "'\(text.replacingOccurrences(of: "'", with: "''"))'"
-        case .blob(let bytes): "X'\(bytes.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined())'"
+        case .blob(let bytes):
+            "X'\(bytes.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined())'"
         }
     }
 }

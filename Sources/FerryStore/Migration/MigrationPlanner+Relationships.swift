@@ -107,13 +107,15 @@ extension MigrationPlanner {
                 consumedStorage.formUnion(before.places)
                 let name = "'\(entity.name).\(relationship.name)'"
                 let links = try count(subquery: pairs)
-                let change = "\(old.isToMany ? "to-many" : "to-one")\(old.isOrdered ? " (ordered)" : "") to "
+                let change =
+                    "\(old.isToMany ? "to-many" : "to-one")\(old.isOrdered ? " (ordered)" : "") to "
                     + "\(relationship.isToMany ? "to-many" : "to-one")\(relationship.isOrdered ? " (ordered)" : "")"
                 var move = RelationshipMove(pairs: pairs, target: .joinTable(name: ""), keepsLast: false)
                 switch after {
                 case .foreignKey(let table, let column):
                     move.target = .foreignKey(
-                        table: table, column: column, entityIDs: destination.mapping(for: entity.name)?.hierarchyIDs ?? [])
+                        table: table, column: column,
+                        entityIDs: destination.mapping(for: entity.name)?.hierarchyIDs ?? [])
                     move.keepsLast = policy == .keepLast
                     steps.append(
                         MigrationStep(
@@ -170,7 +172,8 @@ extension MigrationPlanner {
                     summary: "reject the \(owners.count) objects of '\(entity)' with several members of \(name)",
                     cost: .onePass, rows: owners.count, isDestructive: true))
         case .fail, .default:
-            resolution = "\(owners.count) objects have more than one member of \(name); remove the extra links first "
+            resolution =
+                "\(owners.count) objects have more than one member of \(name); remove the extra links first "
                 + "(a willMigrate stage), or run with --on-violation keep-first, keep-last or reject"
             blocks = true
         }

@@ -7,7 +7,8 @@ import Foundation
 /// Matching follows Core Data's lightweight rules: an element of the new model matches the old element named by its
 /// `renamingIdentifier` when the old model has one so named, else the old element of the same name. Columns are
 /// matched within a table, so properties may move up or down a hierarchy. A change it cannot carry out with SQL in
-/// place (a type change Ferry cannot convert, splitting an entity, moving one to another hierarchy) throws before anything is touched, naming the change.
+/// place (a type change Ferry cannot convert, splitting an entity, moving one to another hierarchy) throws before
+/// anything is touched, naming the change.
 struct MigrationPlanner {
     /// The store's layout, with its entity numbers.
     let source: StoreSchema
@@ -239,7 +240,9 @@ struct MigrationPlanner {
                 try planConversion(
                     from: oldAttribute, to: attribute, of: owner, column: oldName, table: sourceTable, ids: ids,
                     rows: rows, into: &planned)
-            } else if oldAttribute.type != attribute.type, let cast = Self.widening(from: oldAttribute.type, to: attribute.type) {
+            } else if oldAttribute.type != attribute.type,
+                let cast = Self.widening(from: oldAttribute.type, to: attribute.type)
+            {
                 planned.cast = cast
                 steps.append(
                     MigrationStep(

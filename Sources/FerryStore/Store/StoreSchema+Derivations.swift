@@ -162,7 +162,9 @@ private struct DerivationTriggerBuilder {
 
     /// The tables a key path crosses (`tables[i]` holds the rows reached after i + 1 relationships) and the value it
     /// copies, as SQL over the target's table.
-    private func copyPath(_ target: Target, _ path: [String], transform: String?) -> (tables: [String], value: String)? {
+    private func copyPath(
+        _ target: Target, _ path: [String], transform: String?
+    ) -> (tables: [String], value: String)? {
         guard let attribute = path.last else { return nil }
         // The tables the path crosses: tables[i] holds the rows reached after i + 1 relationships.
         var tables: [String] = []

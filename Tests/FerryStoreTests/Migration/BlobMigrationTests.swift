@@ -41,7 +41,8 @@ struct BlobMigrationTests {
         guard let names = FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] else { return [] }
         return names.filter { name in
             var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder) && !isFolder.boolValue
+            return FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder)
+                && !isFolder.boolValue
         }.sorted()
     }
 
@@ -108,7 +109,8 @@ struct BlobMigrationTests {
             #expect(plan.steps.map(\.kind) == ["internalizeBlobs"])
             #expect(plan.steps.first?.rows == 3)
             try Self.migrator(path).migrate(to: plan)
-            #expect(try MigrationFixture.column(at: path, "SELECT DISTINCT typeof(photo) FROM Product") == [.text("blob")])
+            #expect(
+                try MigrationFixture.column(at: path, "SELECT DISTINCT typeof(photo) FROM Product") == [.text("blob")])
             #expect(try Self.files(path).isEmpty)
             #expect(try Self.counts(path).isEmpty)
             try await Self.expectPhotosReadBack(path, Self.inline)
@@ -174,12 +176,13 @@ struct BlobMigrationTests {
 
     @Test func removingAnEntityThatHeldFilesReleasesThemAndKeepsTheOtherEntitysFiles() async throws {
         try await MigrationFixture.withStorePath { path in
-            let v1 = Self.external + """
+            let v1 =
+                Self.external + """
 
-                  Label:
-                    attributes:
-                      image: { type: binary, allowsExternalStorage: true }
-                """
+                      Label:
+                        attributes:
+                          image: { type: binary, allowsExternalStorage: true }
+                    """
             var description = PersistentStoreDescription(path: path)
             description.externalStorageThreshold = 1024
             let container = PersistentContainer(

@@ -39,7 +39,8 @@ struct DerivationMigrationTests {
                 .replacingOccurrences(
                     of: "name: string\n",
                     with: "name: string\n      productCount: { type: integer64, derivation: \"@count products\" }\n"
-                        + "      stock: { type: integer64, derivation: \"@sum products.quantity\" }\n")
+                        + "      stock: { type: integer64, derivation: \"@sum products.quantity\" }\n"
+                )
                 .replacingOccurrences(
                     of: "quantity: integer32\n",
                     with: "quantity: integer32\n      categoryName: { type: string, derivation: category.name }\n")
@@ -73,7 +74,8 @@ struct DerivationMigrationTests {
                 with: "quantity: integer32\n      categoryName: { type: string, derivation: category.name }\n")
             try await MigrationFixture.makeStore(at: path, v2, rows: Self.rows)
             #expect(try Self.values(path, "SELECT categoryName FROM Product WHERE sku = 'c'") == [[.text("Toys")]])
-            let v3 = v2.replacingOccurrences(of: "derivation: category.name", with: "derivation: \"uppercase: (category.name)\"")
+            let v3 = v2.replacingOccurrences(
+                of: "derivation: category.name", with: "derivation: \"uppercase: (category.name)\"")
             let plan = try StoreMigrator(storePath: path).plan(to: MigrationFixture.model(v3))
             #expect(plan.steps.map(\.kind) == ["changeDerivation"])
             try StoreMigrator(storePath: path).migrate(to: plan)

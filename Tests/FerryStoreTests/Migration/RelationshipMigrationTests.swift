@@ -68,10 +68,11 @@ struct RelationshipMigrationTests {
         }
     }
 
-    static let crowded = authors + """
-        INSERT INTO Book (_pk, _ent, title) VALUES (1, 2, 'x'), (2, 2, 'y'), (3, 2, 'z');
-        INSERT INTO Author_books (source, destination) VALUES (1, 1), (2, 1), (1, 2), (2, 3);
-        """
+    static let crowded =
+        authors + """
+            INSERT INTO Book (_pk, _ent, title) VALUES (1, 2, 'x'), (2, 2, 'y'), (3, 2, 'z');
+            INSERT INTO Author_books (source, destination) VALUES (1, 1), (2, 1), (1, 2), (2, 3);
+            """
 
     @Test func aToManyTurnedToOneIsBlockedByObjectsWithSeveralMembers() async throws {
         try await MigrationFixture.withStorePath { path in
@@ -105,7 +106,8 @@ struct RelationshipMigrationTests {
     @Test func rejectRemovesTheObjectsWithSeveralMembersIntoTheRejects() async throws {
         try await MigrationFixture.withStorePath { path in
             try await MigrationFixture.makeStore(at: path, Self.manyToMany(), rows: Self.crowded)
-            let plan = try StoreMigrator(storePath: path).plan(to: MigrationFixture.model(Self.oneToMany), policy: .reject)
+            let plan = try StoreMigrator(storePath: path).plan(
+                to: MigrationFixture.model(Self.oneToMany), policy: .reject)
             let result = try StoreMigrator(storePath: path).migrate(to: plan, allowsDestructiveChanges: true)
             #expect(result.rejected == 1)
             #expect(
@@ -121,12 +123,14 @@ struct RelationshipMigrationTests {
     @Test func aManyToManyTurnedOrderedNumbersItsLinksAndBackDropsTheOrder() async throws {
         try await MigrationFixture.withStorePath { path in
             try await MigrationFixture.makeStore(at: path, Self.manyToMany(), rows: Self.crowded)
-            let plan = try StoreMigrator(storePath: path).plan(to: MigrationFixture.model(Self.manyToMany(ordered: true)))
+            let plan = try StoreMigrator(storePath: path).plan(
+                to: MigrationFixture.model(Self.manyToMany(ordered: true)))
             #expect(plan.steps.map(\.kind) == ["changeRelationship"])
             #expect(plan.isAutomatic)
             try StoreMigrator(storePath: path).migrate(to: plan)
             #expect(
-                try Self.values(path, "SELECT source, destination, position FROM Author_books ORDER BY source, position")
+                try Self.values(
+                    path, "SELECT source, destination, position FROM Author_books ORDER BY source, position")
                     == [
                         [.integer(1), .integer(1), .integer(1)], [.integer(1), .integer(2), .integer(2)],
                         [.integer(2), .integer(1), .integer(1)], [.integer(2), .integer(3), .integer(2)],

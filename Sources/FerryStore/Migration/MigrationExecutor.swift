@@ -10,9 +10,12 @@ import Logging
 ///    each chunk its own transaction; the copy's highest `_pk` is the checkpoint, so a run killed here resumes with
 ///    the next chunk (or, for a migration to another model, starts again).
 /// 3. One transaction does the rest: rows rejected by the violation policy are kept in `ferry_migration_rejects` and
-///    removed, copies are swapped in, tables and columns renamed, added and dropped, defaults filled, indexes and
-///    triggers rebuilt, the entity numbers, model and history written, the integrity checked, and the marker
-///    removed.
+///    removed, copies are swapped in, tables and columns renamed, added and dropped, values moved between rows and
+///    blob files (each file written and synced before this commit), blob references recounted, defaults filled,
+///    indexes and triggers rebuilt, the entity numbers, model and history written, the integrity checked, and the
+///    marker removed.
+/// 4. After the commit, a sweep of the blob folder removes the files no row refers to any more (and any a killed
+///    run left).
 struct MigrationExecutor {
     let connection: Connection
     let plan: MigrationPlan
@@ -22,6 +25,9 @@ struct MigrationExecutor {
     let logger: Logger
     /// Called after each committed chunk of a copy with the table and the rows copied so far (tests stop here).
     var afterChunk: ((String, Int) throws -> Void)? = nil
+    /// Called after each value moved to a blob file, before the commit, with the column (`Table.column`) and the
+    /// values moved so far (tests stop here).
+    var afterBlobFile: ((String, Int) throws -> Void)? = nil
 
     /// Runs the migration.
     ///
@@ -40,6 +46,7 @@ struct MigrationExecutor {
         }
         for table in plan.tables where table.rebuilds { try copy(table) }
         let result = try connection.transaction(.immediate) { try finish() }
+        sweepBlobFolder()
         logger.info(
             "migrated the store",
             metadata: [
@@ -73,6 +80,7 @@ struct MigrationExecutor {
             ["_pk", "_ent", "_opt"].map(SQL.identifier)
             + table.columns.map { column in
                 guard let old = column.source else { return "NULL" }
+                if let conversion = column.conversion { return conversion }
                 return column.cast ? "CAST(\(SQL.identifier(old)) AS \(column.type))" : SQL.identifier(old)
             }
         let insert =
@@ -106,6 +114,7 @@ struct MigrationExecutor {
         for table in plan.tables { if let old = table.sourceTable { rowsBefore[old] = try count(old) } }
         let rejected = try reject(version: version)
         try removeEntities()
+        try collectLinks()
         try dropStaleTriggersAndIndexes()
         for table in plan.tables where table.table.isEmpty {
             if let old = table.sourceTable { try execute("DROP TABLE \(SQL.identifier(old))") }
@@ -142,8 +151,12 @@ struct MigrationExecutor {
                 try alterColumns(table)
             }
         }
+        try moveBlobs()
         for statement in plan.destination.createStatements { try execute(statement) }
+        try writeLinks()
         for table in altered { try fill(table) }
+        try recomputeDerivations()
+        try recountBlobReferences()
         try writeEntities()
         try writeModel()
         var rowsAfter: [String: Int] = [:]
@@ -214,6 +227,16 @@ struct MigrationExecutor {
                     "UPDATE \(name) SET \(target) = (SELECT d.\"_ent\" FROM \(SQL.identifier(key.destinationTable)) "
                         + "AS d WHERE d.\"_pk\" = \(name).\(reference)) WHERE \(reference) IS NOT NULL")
             }
+        }
+    }
+
+    /// Sets the derived attributes added or changed from scratch, one set-based `UPDATE` each, with the new
+    /// layout's triggers in place (a derived value that feeds another updates that one too).
+    private func recomputeDerivations() throws {
+        guard !plan.derivations.isEmpty else { return }
+        let wanted = Set(plan.derivations)
+        for (attribute, sql) in plan.destination.derivationRecomputeStatements where wanted.contains(attribute) {
+            try execute(sql)
         }
     }
 

@@ -25,6 +25,12 @@ public struct MigrationPlan: Sendable {
     var destination: StoreSchema
     /// The store's model.
     var source: StoreSchema
+    /// Values larger than this many bytes go to blob files when their attribute newly allows external storage.
+    var externalStorageThreshold = PersistentStoreDescription.defaultExternalStorageThreshold
+    /// Derived attributes (`Entity.attribute`) whose values the migration recomputes.
+    var derivations: [String] = []
+    /// Relationships whose links move to another storage.
+    var relationshipMoves: [RelationshipMove] = []
 
     /// Whether the store is already at the new model.
     public var isEmpty: Bool { sourceHash == destinationHash }
@@ -92,6 +98,18 @@ struct TableMigration: Sendable {
         var fill: SQLiteValue?
         /// The `_ent` values whose rows get `fill`.
         var fillEntityIDs: [Int]
+        /// The SQL of the converted value (over the old column) for a type change that is not a widening.
+        var conversion: String? = nil
+        /// Whether the values move between rows and blob files (the attribute's external storage changed).
+        var blobMove: BlobMove? = nil
+    }
+
+    /// Where the values of a binary column go when its attribute's external storage changes.
+    enum BlobMove: Sendable, Hashable {
+        /// Inline values larger than the threshold move to blob files; the rows keep their references.
+        case toFiles
+        /// Values kept in blob files move back into their rows.
+        case toRows
     }
 
     /// The new table's name.

@@ -92,6 +92,14 @@ extension MigrationPlanner {
             let candidates = [relationship?.renamingIdentifier, relationship.map(\.name)].compactMap { $0 }
             let oldRelationships = oldEntity.map { source.model.allRelationships(of: $0) } ?? []
             let old = candidates.lazy.compactMap { name in oldRelationships.first { $0.name == name } }.first
+            let moved = relationshipMoves.contains { move in
+                guard case .joinTable(let name) = move.target else { return false }
+                return name == join.name
+            }
+            if moved {
+                joins.append(JoinMigration(table: join.name, sourceTable: nil))
+                continue
+            }
             guard let oldEntity, let old else {
                 if oldEntity != nil, relationship != nil {
                     steps.append(
@@ -125,6 +133,10 @@ extension MigrationPlanner {
             joins.append(JoinMigration(table: join.name, sourceTable: oldJoin.name))
         }
         for old in source.joinTables where !carried.contains(old.name) {
+            if consumedStorage.contains(old.name) {
+                joins.append(JoinMigration(table: nil, sourceTable: old.name))
+                continue
+            }
             let rows = try count(old.name)
             steps.append(
                 MigrationStep(
@@ -268,18 +280,23 @@ extension MigrationPlanner {
 
     // MARK: - Derivations
 
-    /// Derived attributes added or changed: the store's triggers are replaced.
+    /// Derived attributes added or changed: the store's triggers are replaced and the values of the rows already
+    /// there recomputed in one set-based `UPDATE` each.
     mutating func planDerivations() throws {
         for entity in model.entities {
-            for attribute in entity.attributes where attribute.derivation != nil {
+            for attribute in entity.attributes where attribute.derivation != nil && attribute.isStored {
                 let old = oldNames[entity.name].flatMap { source.model.entity(named: $0) }?
                     .attribute(named: attribute.renamingIdentifier ?? attribute.name)
                 guard old?.derivation != attribute.derivation else { continue }
+                let table = model.rootEntity(of: entity.name)
+                var rows = 0
+                if let old = oldNames[table] { rows = try count(source.model.rootEntity(of: old)) }
+                derivations.append("\(entity.name).\(attribute.name)")
                 steps.append(
                     MigrationStep(
                         kind: "changeDerivation", entity: entity.name,
-                        summary: "maintain '\(entity.name).\(attribute.name)' as \(attribute.derivation ?? "")",
-                        cost: .instantDDL))
+                        summary: "maintain '\(entity.name).\(attribute.name)' as \(attribute.derivation ?? "") and "
+                            + "recompute it for the rows already there", cost: .onePass, rows: rows))
             }
         }
     }

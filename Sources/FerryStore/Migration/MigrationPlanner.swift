@@ -7,8 +7,8 @@ import Foundation
 /// Matching follows Core Data's lightweight rules: an element of the new model matches the old element named by its
 /// `renamingIdentifier` when the old model has one so named, else the old element of the same name. Columns are
 /// matched within a table, so properties may move up or down a hierarchy. A change it cannot carry out with SQL in
-/// place (a type change that is not a widening, splitting an entity, moving one to another hierarchy, a to-one
-/// turned to-many) throws before anything is touched, naming the change.
+/// place (a type change Ferry cannot convert, splitting an entity, moving one to another hierarchy) throws before
+/// anything is touched, naming the change.
 struct MigrationPlanner {
     /// The store's layout, with its entity numbers.
     let source: StoreSchema
@@ -18,6 +18,8 @@ struct MigrationPlanner {
     let connection: Connection
     /// What the checks do with rows that break a new rule.
     let policy: ViolationPolicy
+    /// Values of an attribute newly allowed external storage larger than this many bytes move to blob files.
+    var externalStorageThreshold = PersistentStoreDescription.defaultExternalStorageThreshold
 
     var steps: [MigrationStep] = []
     var checks: [MigrationCheck] = []
@@ -25,6 +27,12 @@ struct MigrationPlanner {
     var oldNames: [String: String] = [:]
     /// Rows the violation policy removes.
     var rejections: [Rejection] = []
+    /// Derived attributes (`Entity.attribute`) whose values are recomputed.
+    var derivations: [String] = []
+    /// Relationships whose links move to another storage.
+    var relationshipMoves: [RelationshipMove] = []
+    /// The old storage (`table.column`, join table names) that moves read: not data removed when it goes.
+    var consumedStorage: Set<String> = []
 
     init(source: StoreSchema, model: ManagedObjectModel, connection: Connection, policy: ViolationPolicy) {
         self.source = source
@@ -40,6 +48,7 @@ struct MigrationPlanner {
     mutating func plan() throws -> MigrationPlan {
         try matchEntities()
         let destination = StoreSchema(model: model, entityIDs: entityIDs())
+        try planRelationshipMoves(destination: destination)
         var tables: [TableMigration] = []
         var usedSourceTables: Set<String> = []
         for root in model.entities where root.parentEntity == nil {
@@ -70,7 +79,8 @@ struct MigrationPlanner {
         return MigrationPlan(
             sourceHash: source.model.versionHash, destinationHash: model.versionHash, steps: steps, checks: checks,
             policy: policy, tables: tables, joins: joins, rejections: rejections, destination: destination,
-            source: source)
+            source: source, externalStorageThreshold: externalStorageThreshold, derivations: derivations,
+            relationshipMoves: relationshipMoves)
     }
 
     // MARK: - Entities
@@ -166,8 +176,10 @@ struct MigrationPlanner {
             table.columns.append(planned)
         }
         for old in sourceColumns where !carried.contains(old.name) {
-            let values = try count(sourceTable, where: "\(SQL.identifier(old.name)) IS NOT NULL")
             table.droppedColumns.append(old.name)
+            // Links a relationship change moves elsewhere: not data removed.
+            if consumedStorage.contains("\(sourceTable).\(old.name)") { continue }
+            let values = try count(sourceTable, where: "\(SQL.identifier(old.name)) IS NOT NULL")
             steps.append(
                 MigrationStep(
                     kind: "removeProperty", entity: root,
@@ -224,13 +236,13 @@ struct MigrationPlanner {
                         kind: "renameAttribute", entity: owner,
                         summary: "rename attribute '\(owner).\(oldName)' to '\(attribute.name)'", cost: .instantDDL))
             }
-            if oldAttribute.type != attribute.type {
-                guard let cast = Self.widening(from: oldAttribute.type, to: attribute.type) else {
-                    throw notInferable(
-                        "attribute '\(owner).\(attribute.name)' changes type from \(oldAttribute.type.name) to "
-                            + "\(attribute.type.name), which is not a widening (integer16 → integer32 → integer64, "
-                            + "integer → double or decimal, float → double, anything → string)")
-                }
+            if oldAttribute.type != attribute.type, Self.widening(from: oldAttribute.type, to: attribute.type) == nil {
+                try planConversion(
+                    from: oldAttribute, to: attribute, of: owner, column: oldName, table: sourceTable, ids: ids,
+                    rows: rows, into: &planned)
+            } else if oldAttribute.type != attribute.type,
+                let cast = Self.widening(from: oldAttribute.type, to: attribute.type)
+            {
                 planned.cast = cast
                 steps.append(
                     MigrationStep(
@@ -239,11 +251,9 @@ struct MigrationPlanner {
                             + "\(attribute.type.name)", cost: cast ? .tableRebuild : .instantDDL,
                         rows: cast ? rows : 0))
             }
-            if oldAttribute.allowsExternalStorage && !attribute.allowsExternalStorage {
-                throw notInferable(
-                    "attribute '\(owner).\(attribute.name)' no longer allows external storage: moving blob files "
-                        + "back into the store needs a custom stage")
-            }
+            try planBlobMove(
+                from: oldAttribute, to: attribute, of: owner, column: oldName, table: sourceTable, ids: ids,
+                into: &planned)
             if oldAttribute.isOptional && !attribute.isOptional {
                 try planRequired(attribute, of: owner, column: oldName, table: sourceTable, ids: ids, into: &planned)
             }
@@ -262,9 +272,16 @@ struct MigrationPlanner {
                 return planned
             }
             guard !old.isToMany else {
-                throw notInferable(
-                    "relationship '\(owner).\(relationship.name)' changes from to-many to to-one; Ferry does not "
-                        + "infer this yet")
+                let moved = relationshipMoves.contains { move in
+                    guard case .foreignKey(let table, let name, _) = move.target else { return false }
+                    return table == root && name == column.name
+                }
+                guard moved else {
+                    throw notInferable(
+                        "relationship '\(owner).\(relationship.name)' changes from to-many to to-one and its links "
+                            + "cannot be found")
+                }
+                return planned
             }
             guard oldNames[relationship.destinationEntity] == old.destinationEntity else {
                 throw notInferable(

@@ -45,7 +45,8 @@ public enum ViolationPolicy: String, Sendable, Hashable, Codable, CaseIterable {
     case fail
     /// The rows are removed from the entity and kept in `ferry_migration_rejects` with their reason.
     case reject
-    /// A null that must now hold a value gets the attribute's default value.
+    /// A null that must now hold a value, or a value that does not convert to the attribute's new type, gets the
+    /// attribute's default value.
     case `default`
     /// Of rows with the same key, the first stored (lowest `_pk`) stays; the others are rejected.
     case keepFirst = "keep-first"
@@ -55,7 +56,8 @@ public enum ViolationPolicy: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// A check of the store's data that a migration ran before it changed anything.
 public struct MigrationCheck: Sendable, Hashable, Codable {
-    /// What was checked: `nullsNeedValue` or `duplicateKeys`.
+    /// What was checked: `nullsNeedValue`, `duplicateKeys`, `severalMembers` (objects with more than one member of
+    /// a relationship turned to-one) or `notConvertible` (values that do not convert to an attribute's new type).
     public var kind: String
     /// The entity checked.
     public var entity: String

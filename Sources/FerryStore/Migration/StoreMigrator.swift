@@ -26,6 +26,9 @@ public struct StoreMigrator: Sendable {
     public var chunkRows: Int
     /// Where the migration logs; at debug level each statement with its duration.
     public var logger: Logger
+    /// When an attribute newly allows external storage, its values larger than this many bytes move to blob files
+    /// (as ``PersistentStoreDescription/externalStorageThreshold``; 128 KiB by default).
+    public var externalStorageThreshold = PersistentStoreDescription.defaultExternalStorageThreshold
 
     /// Creates a migrator for the store at `storePath`.
     public init(
@@ -69,6 +72,7 @@ public struct StoreMigrator: Sendable {
             let source = try PersistentStore.storedModel(on: connection)
             let schema = try StoreSchema(model: source, entityIDs: StoreSchema.storedEntityIDs(on: connection))
             var planner = MigrationPlanner(source: schema, model: model, connection: connection, policy: policy)
+            planner.externalStorageThreshold = externalStorageThreshold
             return try planner.plan()
         }
     }
@@ -91,9 +95,12 @@ public struct StoreMigrator: Sendable {
     }
 
     /// ``migrate(to:allowsDestructiveChanges:)`` that calls `afterChunk` after each chunk of a table copy is
-    /// committed (crash trials stop the process there).
+    /// committed, and `afterBlobFile` after each value moved to a blob file, with the column and the values moved so
+    /// far (crash trials stop the process there).
+    @discardableResult
     package func migrate(
-        to plan: MigrationPlan, allowsDestructiveChanges: Bool, afterChunk: ((String, Int) throws -> Void)?
+        to plan: MigrationPlan, allowsDestructiveChanges: Bool, afterChunk: ((String, Int) throws -> Void)?,
+        afterBlobFile: ((String, Int) throws -> Void)? = nil
     ) throws -> MigrationResult {
         if plan.isBlocked {
             throw MigrationError(
@@ -118,6 +125,7 @@ public struct StoreMigrator: Sendable {
             var executor = MigrationExecutor(
                 connection: connection, plan: plan, appliedBy: appliedBy, chunkRows: chunkRows, logger: logger)
             executor.afterChunk = afterChunk
+            executor.afterBlobFile = afterBlobFile
             return try executor.run()
         }
     }

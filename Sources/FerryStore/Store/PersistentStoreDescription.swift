@@ -50,7 +50,9 @@ public struct PersistentStoreDescription: Sendable, Hashable {
     /// var description = PersistentStoreDescription(path: path)
     /// description.externalStorageThreshold = 1 << 20  // files for values above 1 MiB
     /// ```
-    public var externalStorageThreshold: Int = 128 * 1024
+    public var externalStorageThreshold: Int = Self.defaultExternalStorageThreshold
+    /// The default of ``externalStorageThreshold``: 128 KiB.
+    public static let defaultExternalStorageThreshold = 128 * 1024
 
     /// SQLite's `synchronous` levels.
     public enum Synchronous: String, Sendable, Hashable {

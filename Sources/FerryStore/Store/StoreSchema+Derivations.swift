@@ -51,6 +51,25 @@ extension StoreSchema {
         }
         return builder.statements
     }
+
+    /// One `UPDATE` per derived attribute that sets the value of every row of its entity from scratch, in set-based
+    /// SQL (what a migration runs when a derivation is added or changed), keyed by `"Entity.attribute"`, in model
+    /// order. A `now()` stamp is given only to rows without one: a time of change cannot be recovered.
+    var derivationRecomputeStatements: [(attribute: String, sql: String)] {
+        let builder = DerivationTriggerBuilder(schema: self)
+        var statements: [(attribute: String, sql: String)] = []
+        for entity in model.entities {
+            for attribute in entity.attributes where attribute.isStored {
+                guard let expression = attribute.derivation,
+                    let form = ModelValidator.derivationForm(expression),
+                    let mapping = mapping(for: entity.name),
+                    let sql = builder.recompute(form, for: attribute, in: mapping)
+                else { continue }
+                statements.append(("\(entity.name).\(attribute.name)", sql))
+            }
+        }
+        return statements
+    }
 }
 
 /// Builds the triggers of one schema's derived attributes.
@@ -97,6 +116,29 @@ private struct DerivationTriggerBuilder {
         }
     }
 
+    /// The statement that sets the derived column of every row of the target entity from scratch.
+    func recompute(
+        _ form: ModelValidator.DerivationForm, for attribute: AttributeDescription,
+        in mapping: StoreSchema.EntityMapping
+    ) -> String? {
+        let target = Target(
+            entity: mapping.entity, table: mapping.table, column: attribute.name, entityIDs: mapping.hierarchyIDs,
+            type: attribute.type)
+        switch form {
+        case .now: return assign(target, Self.now, where: "\(q(target.column)) IS NULL")
+        case .keyPath(let path):
+            return copyPath(target, path, transform: nil).map { assign(target, $0.value, where: "1") }
+        case .function(let name, let path):
+            return copyPath(target, path, transform: name).map { assign(target, $0.value, where: "1") }
+        case .count(let relationship):
+            return aggregateParts(target, relationship, taking: nil).map { assign(target, $0.full, where: "1") }
+        case .aggregate(let function, let relationship, let attribute):
+            return aggregateParts(target, relationship, taking: (function, attribute)).map {
+                assign(target, $0.full, where: "1")
+            }
+        }
+    }
+
     // MARK: now()
 
     /// Unix seconds (the store's date encoding), to the millisecond `julianday` gives.
@@ -118,14 +160,18 @@ private struct DerivationTriggerBuilder {
 
     // MARK: Key paths and string functions
 
-    private mutating func addCopy(_ target: Target, _ path: [String], transform: String?) {
-        guard let attribute = path.last else { return }
+    /// The tables a key path crosses (`tables[i]` holds the rows reached after i + 1 relationships) and the value it
+    /// copies, as SQL over the target's table.
+    private func copyPath(
+        _ target: Target, _ path: [String], transform: String?
+    ) -> (tables: [String], value: String)? {
+        guard let attribute = path.last else { return nil }
         // The tables the path crosses: tables[i] holds the rows reached after i + 1 relationships.
         var tables: [String] = []
         var entity = target.entity
         for name in path.dropLast() {
             guard let relationship = model.allRelationships(of: entity).first(where: { $0.name == name }) else {
-                return
+                return nil
             }
             entity = relationship.destinationEntity
             tables.append(model.rootEntity(of: entity))
@@ -150,6 +196,11 @@ private struct DerivationTriggerBuilder {
         case "uppercase": value = "\(DerivationSQLFunctions.uppercase)(\(value))"
         default: break
         }
+        return (tables, value)
+    }
+
+    private mutating func addCopy(_ target: Target, _ path: [String], transform: String?) {
+        guard let (tables, value) = copyPath(target, path, transform: transform) else { return }
         let ownRow = [assign(target, value, where: "\(q("_pk")) = NEW.\(q("_pk"))")]
         trigger(target, .insert, on: target.table, when: isOwnRow(target, "NEW"), ownRow)
         trigger(target, .update(of: [path[0]]), on: target.table, when: isOwnRow(target, "NEW"), ownRow)
@@ -184,18 +235,21 @@ private struct DerivationTriggerBuilder {
         case joinTable(name: String, mine: String, theirs: String)
     }
 
-    /// Adds the triggers of `@count` (`source` nil) or of `source.function` over the members' `source.attribute`.
-    private mutating func addAggregate(
+    /// The parts of `@count` (`source` nil) or of `source.function` over the members' `source.attribute`: the
+    /// aggregate, where the members are, their entity, and the full value as SQL over the owner's table.
+    private func aggregateParts(
         _ target: Target, _ relationshipName: String,
         taking source: (function: ModelValidator.AggregateFunction, attribute: String)?
-    ) {
+    ) -> (aggregate: Aggregate, members: Members, destination: StoreSchema.EntityMapping, full: String)? {
         guard
             let relationship = model.allRelationships(of: target.entity).first(where: { $0.name == relationshipName }),
             let destination = schema.mapping(for: relationship.destinationEntity)
-        else { return }
+        else { return nil }
         let kind: Aggregate.Kind
         if let source {
-            guard let attribute = destination.attributes.first(where: { $0.name == source.attribute }) else { return }
+            guard let attribute = destination.attributes.first(where: { $0.name == source.attribute }) else {
+                return nil
+            }
             kind = .taking(source.function, attribute)
         } else {
             kind = .count
@@ -214,10 +268,19 @@ private struct DerivationTriggerBuilder {
                 name: join.name, mine: ownerIsSource ? "source" : "destination",
                 theirs: ownerIsSource ? "destination" : "source")
         } else {
-            return
+            return nil
         }
         let aggregate = Aggregate(target: target, kind: kind)
-        let full = fullValue(aggregate, members, destination)
+        return (aggregate, members, destination, fullValue(aggregate, members, destination))
+    }
+
+    /// Adds the triggers of `@count` (`source` nil) or of `source.function` over the members' `source.attribute`.
+    private mutating func addAggregate(
+        _ target: Target, _ relationshipName: String,
+        taking source: (function: ModelValidator.AggregateFunction, attribute: String)?
+    ) {
+        guard let (aggregate, members, destination, full) = aggregateParts(target, relationshipName, taking: source)
+        else { return }
         trigger(
             target, .insert, on: target.table, when: isOwnRow(target, "NEW"),
             [assign(target, full, where: "\(q("_pk")) = NEW.\(q("_pk"))")])

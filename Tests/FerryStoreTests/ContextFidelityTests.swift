@@ -231,7 +231,7 @@ struct ContextFidelityTests {
             try context.save()
             return tea.objectID
         }
-        try context.performAndWait { context.reset() }
+        context.performAndWait { context.reset() }
         _ = try await fixture.container.persistentStore.execute(BatchDeleteRequest(objectIDs: [id]))
         context.performAndWait {
             let tea = context.object(with: id)

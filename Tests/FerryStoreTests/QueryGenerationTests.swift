@@ -98,6 +98,25 @@ struct QueryGenerationTests {
         }
     }
 
+    @Test func aContextKeepsItsOwnTokenAndRefusesAnotherContextsWhichCannotBeCarriedOver() async throws {
+        let (fixture, context) = try await pinned()
+        let own = try #require(context.performAndWait { context.queryGenerationToken })
+        try writeElsewhere(fixture)
+        try context.performAndWait {
+            try context.setQueryGeneration(from: own)
+            #expect(context.queryGenerationToken == own)
+            #expect(try names(context) == ["Tea"], "its own token keeps the snapshot")
+        }
+        let other = fixture.context()
+        let error = other.performAndWait {
+            #expect(throws: StoreError.self) { try other.setQueryGeneration(from: own) }
+        }
+        #expect(error?.code == .foreignQueryGeneration)
+        let unpinned = other.performAndWait { other.queryGenerationToken == nil }
+        #expect(unpinned, "refused, it stays unpinned")
+        #expect(try other.performAndWait { try names(other) } == ["Coffee", "Tea"])
+    }
+
     @Test func anInMemoryStoreCannotBePinned() async throws {
         let container = PersistentContainer(
             name: "Memory", model: ContextFixture.catalogModel(), storeDescription: .inMemory)

@@ -32,6 +32,11 @@ final class PinnedGeneration {
     }
 }
 
+extension StoreError.Code {
+    /// A context was asked to pin another context's query generation token, which Ferry cannot carry over.
+    public static let foreignQueryGeneration = StoreError.Code(rawValue: "foreignQueryGeneration", coreDataCode: 134060)
+}
+
 /// Numbers pinned generations, from 1.
 final class SerialCounter: @unchecked Sendable {
     // @unchecked Sendable: the count is behind the lock.
@@ -59,9 +64,21 @@ extension ManagedObjectContext {
     /// with everything written meanwhile; unpin (or advance) a context when it no longer needs the snapshot. An
     /// in-memory store cannot be pinned (there is no file to open a second connection on).
     ///
-    /// - Throws: ``StoreError`` `.openFailed` for an in-memory store or a file that cannot be opened, `.sqlite`.
+    /// The context's own ``queryGenerationToken`` keeps it where it is. A token from another context cannot be
+    /// carried over (Core Data pins the context to that context's snapshot): it is refused, and the context stays as
+    /// it was.
+    ///
+    /// - Throws: ``StoreError`` `.openFailed` for an in-memory store or a file that cannot be opened, `.sqlite`;
+    ///   `.foreignQueryGeneration` for another context's token.
     public func setQueryGeneration(from token: QueryGenerationToken?) throws {
         assertOnQueue()
+        if let token, token != .current {
+            if token == pinnedGeneration?.token { return }
+            throw StoreError(
+                .foreignQueryGeneration,
+                "a context can be pinned to .current or kept at its own token; another context's query generation "
+                    + "token cannot be carried over")
+        }
         pinnedGeneration = nil
         guard token != nil else { return }
         guard case .file(let path) = store.description.location else {

@@ -3,10 +3,6 @@ import FerryTestSupport
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The built `ferry migrate` killed with SIGKILL while it moves a binary attribute's values into blob files (the
 /// attribute newly allows external storage): the store is at its old model or the new one, no row ever refers to a
 /// file that is not there, and the next `ferry migrate` ends with exactly one file per value and no leftovers.
@@ -25,30 +21,15 @@ struct BlobMigrationCrashTests {
             attributes: { sku: string, photo: { type: binary, allowsExternalStorage: true } }
         """
 
-    /// A store at v1 holding `rows` products, each with a distinct 140 KB photo (above the 128 KiB threshold).
-    func template(in folder: URL) throws -> String {
-        try Self.v1.write(to: folder.appendingPathComponent("v1.yml"), atomically: true, encoding: .utf8)
-        try Self.v2.write(to: folder.appendingPathComponent("v2.yml"), atomically: true, encoding: .utf8)
-        try "sku\nSKU-X\n".write(to: folder.appendingPathComponent("one.csv"), atomically: true, encoding: .utf8)
-        let made = try ferry.run(
-            ["import", "one.csv", "--store", "template.sqlite", "--model", "v1.yml", "--entity", "Product"], in: folder)
-        #expect(made.status == 0, "\(made.standardError)")
-        let path = folder.appendingPathComponent("template.sqlite").path
-        let connection = try Connection(path: path)
-        try connection.execute(
-            """
-            DELETE FROM Product;
-            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(Self.rows))
-            INSERT INTO Product (_ent, sku, photo) SELECT 1, printf('SKU-%04d', i), randomblob(140000) FROM n;
-            """)
-        _ = try connection.checkpoint(.truncate)
-        return path
-    }
-
-    func copy(_ template: String, to path: String) throws {
-        for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        try? FileManager.default.removeItem(atPath: path + "-blobs")
-        try FileManager.default.copyItem(atPath: template, toPath: path)
+    /// The trials, on a store at v1 holding `rows` products, each with a distinct 140 KB photo (above the 128 KiB
+    /// threshold).
+    func trials(in folder: URL) throws -> MigrationKillTrials {
+        try MigrationKillTrials(
+            ferry: ferry, folder: folder, v1: Self.v1, v2: Self.v2, csv: "sku\nSKU-X\n",
+            fill: """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(Self.rows))
+                INSERT INTO Product (_ent, sku, photo) SELECT 1, printf('SKU-%04d', i), randomblob(140000) FROM n;
+                """)
     }
 
     /// The files in the blob folder (temporary ones included), as relative paths.
@@ -65,9 +46,7 @@ struct BlobMigrationCrashTests {
     /// The model hash, and the hashes the rows refer to (each checked to have its file), and how many rows are inline.
     func state(_ path: String) throws -> (hash: String, referenced: Set<String>, inline: Int) {
         let connection = try Connection(path: path, mode: .readOnly)
-        let hash =
-            try connection.prepare("SELECT value FROM ferry_metadata WHERE key = 'model_hash'").fetchOne()?[0]
-            .text ?? ""
+        let hash = try MigrationKillTrials.modelHash(connection)
         var referenced: Set<String> = []
         var inline = 0
         for row in try connection.prepare("SELECT typeof(photo), photo FROM Product").fetchAll() {
@@ -88,27 +67,17 @@ struct BlobMigrationCrashTests {
     @Test func aMoveToBlobFilesKilledAtAnyMomentLeavesNoRowPointingAtAMissingFile() throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let template = try template(in: folder)
-        let store = folder.appendingPathComponent("s.sqlite").path
+        let trials = try trials(in: folder)
+        let store = trials.store
         let arguments = ["migrate", "--store", store, "--model", "v2.yml", "--quiet"]
-        try copy(template, to: store)
-        let before = try state(store)
+        let before = try state(trials.template)
         #expect(before.inline == Self.rows && before.referenced.isEmpty)
-        let start = Date()
-        let reference = try ferry.run(arguments, in: folder)
-        let seconds = Date().timeIntervalSince(start)
-        #expect(reference.status == 0, "\(reference.standardError)")
+        let seconds = try trials.runUninterrupted(arguments)
         let after = try state(store)
         #expect(after.referenced.count == Self.rows && after.inline == 0)
         #expect(files(store).count == Self.rows)
         var landings = (old: 0, midMove: 0, new: 0)
-        let trials = 6
-        for trial in 0..<trials {
-            try copy(template, to: store)
-            let process = try ferry.start(arguments, in: folder)
-            Thread.sleep(forTimeInterval: seconds * (Double(trial) + 0.5) / Double(trials))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        try trials.run(arguments, trials: 6, over: seconds) { trial in
             let killed = try state(store)
             if killed.hash == after.hash {
                 #expect(killed.referenced.count == Self.rows && killed.inline == 0, "trial \(trial)")
@@ -120,14 +89,13 @@ struct BlobMigrationCrashTests {
                 // use.
                 if files(store).isEmpty { landings.old += 1 } else { landings.midMove += 1 }
             }
-            let rerun = try ferry.run(arguments, in: folder)
-            #expect(rerun.status == 0, "trial \(trial): \(rerun.standardError)")
+        } afterRerun: { trial in
             let finished = try state(store)
             #expect(finished.hash == after.hash && finished.referenced == after.referenced, "trial \(trial)")
             // One file per value, no temporary files or orphans left by the killed run.
             #expect(
                 files(store).sorted() == after.referenced.map { "\($0.prefix(2))/\($0)" }.sorted(), "trial \(trial)")
         }
-        print("blob migration crash trials: \(trials) kills: \(landings)")
+        print("blob migration crash trials: 6 kills: \(landings)")
     }
 }

@@ -3,10 +3,6 @@ import FerryTestSupport
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The built `ferry migrate` killed with SIGKILL at moments spread over an uninterrupted migration that rebuilds a
 /// table in small chunks: the store is left at its old model or the new one, never between, other work is refused
 /// while a copy is half done, and the next `ferry migrate` ends in the uninterrupted migration's state.
@@ -27,35 +23,19 @@ struct MigrationCrashTests {
             uniquenessConstraints: [[sku]]
         """
 
-    /// A store at v1 holding `rows` products, made once and copied for each trial.
-    func template(in folder: URL) throws -> String {
-        try Self.v1.write(to: folder.appendingPathComponent("v1.yml"), atomically: true, encoding: .utf8)
-        try Self.v2.write(to: folder.appendingPathComponent("v2.yml"), atomically: true, encoding: .utf8)
-        try "sku,quantity\nSKU-X,1\n".write(to: folder.appendingPathComponent("one.csv"), atomically: true, encoding: .utf8)
-        let made = try ferry.run(
-            ["import", "one.csv", "--store", "template.sqlite", "--model", "v1.yml", "--entity", "Product"], in: folder)
-        #expect(made.status == 0, "\(made.standardError)")
-        let path = folder.appendingPathComponent("template.sqlite").path
-        let connection = try Connection(path: path)
-        try connection.execute(
-            """
-            DELETE FROM Product;
-            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(Self.rows))
-            INSERT INTO Product (_ent, sku, quantity) SELECT 1, printf('SKU-%06d', i), i % 97 FROM n;
-            """)
-        _ = try connection.checkpoint(.truncate)
-        return path
-    }
-
-    func copy(_ template: String, to path: String) throws {
-        for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        try FileManager.default.copyItem(atPath: template, toPath: path)
+    /// The trials, on a store at v1 holding `rows` products.
+    func trials(in folder: URL) throws -> MigrationKillTrials {
+        try MigrationKillTrials(
+            ferry: ferry, folder: folder, v1: Self.v1, v2: Self.v2, csv: "sku,quantity\nSKU-X,1\n",
+            fill: """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(Self.rows))
+                INSERT INTO Product (_ent, sku, quantity) SELECT 1, printf('SKU-%06d', i), i % 97 FROM n;
+                """)
     }
 
     func state(_ path: String) throws -> (hash: String, versions: Int, rows: Int, sum: Double, types: [String]) {
         let connection = try Connection(path: path, mode: .readOnly)
-        let hash = try connection.prepare("SELECT value FROM ferry_metadata WHERE key = 'model_hash'").fetchOne()?[0]
-            .text ?? ""
+        let hash = try MigrationKillTrials.modelHash(connection)
         let versions = try connection.prepare("SELECT count(*) FROM ferry_model_history").fetchOne()?[0].integer ?? 0
         let totals = try connection.prepare("SELECT count(*), total(quantity) FROM Product").fetchOne()
         let types = try connection.prepare("SELECT DISTINCT typeof(quantity) FROM Product").fetchAll()
@@ -67,26 +47,16 @@ struct MigrationCrashTests {
     @Test func aMigrationKilledAtAnyMomentLeavesTheOldOrTheNewModelAndTheNextRunFinishesIt() throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let template = try template(in: folder)
-        let before = try state(template)
-        let store = folder.appendingPathComponent("s.sqlite").path
+        let trials = try trials(in: folder)
+        let before = try state(trials.template)
+        let store = trials.store
         let arguments = ["migrate", "--store", store, "--model", "v2.yml", "--chunk-rows", "2000", "--quiet"]
-        try copy(template, to: store)
-        let start = Date()
-        let reference = try ferry.run(arguments, in: folder)
-        let seconds = Date().timeIntervalSince(start)
-        #expect(reference.status == 0, "\(reference.standardError)")
+        let seconds = try trials.runUninterrupted(arguments)
         let after = try state(store)
         #expect(after.versions == 2 && after.rows == Self.rows && after.types == ["real"])
         #expect(after.sum == before.sum)
         var landings = (old: 0, midCopy: 0, new: 0)
-        let trials = 8
-        for trial in 0..<trials {
-            try copy(template, to: store)
-            let process = try ferry.start(arguments, in: folder)
-            Thread.sleep(forTimeInterval: seconds * (Double(trial) + 0.5) / Double(trials))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        try trials.run(arguments, trials: 8, over: seconds) { trial in
             let killed = try state(store)
             if killed.hash == after.hash {
                 #expect(killed.versions == 2 && killed.types == ["real"] && killed.rows == Self.rows, "trial \(trial)")
@@ -109,12 +79,11 @@ struct MigrationCrashTests {
                     landings.old += 1
                 }
             }
-            let rerun = try ferry.run(arguments, in: folder)
-            #expect(rerun.status == 0, "trial \(trial): \(rerun.standardError)")
+        } afterRerun: { trial in
             let finished = try state(store)
             #expect(finished.hash == after.hash && finished.versions == 2, "trial \(trial)")
             #expect(finished.rows == after.rows && finished.sum == after.sum && finished.types == ["real"])
         }
-        print("migration crash trials: \(trials) kills: \(landings)")
+        print("migration crash trials: 8 kills: \(landings)")
     }
 }

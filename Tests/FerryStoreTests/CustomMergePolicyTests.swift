@@ -28,26 +28,10 @@ struct CustomMergePolicyTests {
         _ policy: any CustomMergePolicy, changes: @escaping (ManagedObject) -> Void
     ) async throws -> (error: (any Error)?, row: [SQLiteValue], rank: Int?) {
         let fixture = try await ContextFixture()
-        let seed = fixture.context()
-        let id = try seed.performAndWait {
-            let tea = seed.insertCategory("Tea", rank: 1)
-            try seed.save()
-            return tea.objectID
-        }
         let second = fixture.context(.error)
         second.customMergePolicy = policy
-        let stale = try second.performAndWait { try second.existingObject(with: id) }
-        let first = fixture.context()
-        try first.performAndWait {
-            try first.existingObject(with: id)["rank"] = 2
-            try first.save()
-        }
-        return try second.performAndWait {
-            changes(stale)
-            var thrown: (any Error)?
-            do { try second.save() } catch { thrown = error }
-            let row = try #require(try fixture.rows("SELECT name, rank FROM Category").first)
-            return (thrown, row, stale["rank"])
+        return try fixture.lockingConflict(in: second, changes: changes) { stale, thrown, row in
+            (thrown, row, stale["rank"])
         }
     }
 

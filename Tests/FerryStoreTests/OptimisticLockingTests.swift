@@ -13,24 +13,7 @@ struct OptimisticLockingTests {
         _ policy: MergePolicy, changes: @escaping (ManagedObject) -> Void
     ) async throws -> (row: [SQLiteValue], error: (any Error)?, name: String?, rank: Int?) {
         let fixture = try await ContextFixture()
-        let seed = fixture.context()
-        let id = try seed.performAndWait {
-            let tea = seed.insertCategory("Tea", rank: 1)
-            try seed.save()
-            return tea.objectID
-        }
-        let second = fixture.context(policy)
-        let stale = try second.performAndWait { try second.existingObject(with: id) }
-        let first = fixture.context()
-        try first.performAndWait {
-            try first.existingObject(with: id)["rank"] = 2
-            try first.save()
-        }
-        return try second.performAndWait {
-            changes(stale)
-            var thrown: (any Error)?
-            do { try second.save() } catch { thrown = error }
-            let row = try #require(try fixture.rows("SELECT name, rank FROM Category").first)
+        return try fixture.lockingConflict(in: fixture.context(policy), changes: changes) { stale, thrown, row in
             let name: String? = stale.managedObjectContext == nil ? nil : stale["name"]
             let rank: Int? = stale.managedObjectContext == nil ? nil : stale["rank"]
             return (row, thrown, name, rank)

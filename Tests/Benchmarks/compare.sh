@@ -4,7 +4,8 @@
 #   bash Tests/Benchmarks/compare.sh            # 1M rows, then the 10M-row memory check
 #   ROWS=200000 BIG=0 bash Tests/Benchmarks/compare.sh
 #
-# Environment: ROWS (default 1000000), RUNS (timed runs per case, default 5), BIG (1: also count a file 10x
+# Environment: ROWS (default 1000000), RUNS (timed runs per case, default 5), WARMUP (untimed runs before them,
+# default 1; 0 for the long 10M-row runs), BIG (1: also count a file 10x
 # larger for the memory-scaling check; 0: skip), IMPORT (1: ferry import and export; 0: skip), STORE (1: also
 # the store's library benchmarks; 0: skip),
 # DATA (data folder, default Tests/Benchmarks/data/ROWS), C_CACHE_MB (the C reference's page cache for imports,
@@ -23,6 +24,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 SHARED=${SHARED:-$(cd "$ROOT/.." && pwd)/shared}
 ROWS=${ROWS:-1000000}
 RUNS=${RUNS:-5}
+WARMUP=${WARMUP:-1}
 BIG=${BIG:-1}
 DATA=${DATA:-$HERE/data/$ROWS}
 WORK=$(mktemp -d)
@@ -63,7 +65,7 @@ row() {  # row TASK FILE FERRY-COMMAND C-COMMAND
   local task=$1 file=$2 ours=$3 theirs=$4 out
   # Split Ferry's command as a shell would (quotes kept), as timeit.py splits the --vs one.
   eval "set -- $ours"
-  out=$($TIMER -n "$RUNS" --warmup 1 --vs "$theirs" -- "$@")
+  out=$($TIMER -n "$RUNS" --warmup "$WARMUP" --vs "$theirs" -- "$@")
   local a b ratio peak bytes
   a=$(awk '/^A wall s/ {print $5}' <<<"$out")
   b=$(awk '/^B wall s/ {print $5}' <<<"$out")
@@ -106,7 +108,7 @@ if [ "${IMPORT:-1}" = 1 ]; then
     "$C_UPSERT_I"
   row "ferry export CSV" "$CSV" "$FERRY export --quiet --store $WORK/ibase.sqlite --entity products --output $WORK/out.csv" \
     "$LIMIT export $WORK/icbase.sqlite $WORK/cout.csv"
-  log "$(cd "$WORK" && $TIMER -n "$RUNS" --warmup 1 \
+  log "$(cd "$WORK" && $TIMER -n "$RUNS" --warmup "$WARMUP" \
     --vs "sh $SHARED/bench/peers/sqlite3-cli/cli.sh export $WORK/icbase.sqlite $WORK/sout.csv" \
     -- "$FERRY" export --quiet --store "$WORK/ibase.sqlite" --entity products --output "$WORK/out.csv" \
     | awk '/^A\/B wall/ {print "ferry export / sqlite3 CLI export, wall ratio (median): " $4}')"
@@ -140,7 +142,7 @@ if [ "${DUCK:-1}" = 1 ] && [ "${IMPORT:-1}" = 1 ]; then
   duckrow() {  # duckrow TASK FILE FERRY-COMMAND DUCKDB-COMMAND: speed is DuckDB's time / Ferry's
     local task=$1 file=$2 ours=$3 theirs=$4 out
     eval "set -- $ours"
-    out=$($TIMER -n "$RUNS" --warmup 1 --vs "$theirs" -- "$@")
+    out=$($TIMER -n "$RUNS" --warmup "$WARMUP" --vs "$theirs" -- "$@")
     awk -v t="$task" -v n="$(stat -c %s "$file")" '
       /^A wall s/ {a = $5} /^B wall s/ {b = $5} /^A\/B wall/ {r = $4}
       /^A peak MiB/ {pa = $5} /^B peak MiB/ {pb = $5}

@@ -9,7 +9,7 @@ struct ImportSpecTests {
         #expect(spec.chunkSize == nil)
         #expect(spec.recordsPerChunk == 50_000)
         spec.mode = .context
-        #expect(spec.recordsPerChunk == 10_000)
+        #expect(spec.recordsPerChunk == 6_000)
         spec.chunkSize = 7
         #expect(spec.recordsPerChunk == 7)
         spec.mode = .batch

@@ -65,17 +65,18 @@ public struct ImportSpec: Sendable {
     /// The records each chunk holds: ``chunkSize``, or the mode's default.
     public var recordsPerChunk: Int { chunkSize ?? Self.defaultChunkSize(for: mode) }
 
-    /// 50,000 records per transaction in batch mode, 10,000 in context mode. With keys in any order, a commit
+    /// 50,000 records per transaction in batch mode, 6,000 in context mode. With keys in any order, a commit
     /// rewrites most of a uniqueness index's pages into the WAL, so fewer, larger commits are much faster; a chunk
     /// stays in memory while it commits (and the reader fills the next), so larger ones cost memory. A batch chunk
     /// is packed rows, a few hundred bytes a record; a context chunk is managed objects, several times more, and two
-    /// of them are in hand at once, hence its smaller default. A first load, whose indexes are built at the end,
-    /// writes no index pages at its commits and takes the same time with either size; a load into a table holding
-    /// rows is slower with smaller chunks (`--chunk` sets it; figures in Tests/Benchmarks/README.md).
+    /// of them are in hand at once, hence its smaller default, which keeps a context import's peak memory well
+    /// under 100 MB. A first load, whose indexes are built at the end, writes no index pages at its commits; a
+    /// load into a table holding rows rewrites index pages at each (`--chunk` sets the size; figures in
+    /// Tests/Benchmarks/README.md).
     public static func defaultChunkSize(for mode: Mode) -> Int {
         switch mode {
         case .batch: 50_000
-        case .context: 10_000
+        case .context: 6_000
         }
     }
 

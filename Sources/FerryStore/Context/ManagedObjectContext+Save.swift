@@ -203,7 +203,10 @@ extension ManagedObjectContext {
     /// Brings the context up to date after the transaction committed, calls `didSave()` and posts the
     /// notification.
     private func finishSave(_ objects: [ManagedObject], _ outcome: SaveOutcome) {
-        remapIDs(outcome.permanentIDs.merging(outcome.replacedIDs) { _, replaced in replaced }, outcome: outcome)
+        remapIDs(
+            outcome.replacedIDs.isEmpty
+                ? outcome.permanentIDs : outcome.permanentIDs.merging(outcome.replacedIDs) { _, replaced in replaced },
+            outcome: outcome)
         let refreshed = Set(outcome.refreshed.map(outcome.finalID))
         var saved: [ManagedObject] = []
         for object in objects {
@@ -231,10 +234,12 @@ extension ManagedObjectContext {
         pending = [:]
         joinChanges = []
         // Loaded to-many relationships become faults again: merge policies may have moved members between rows,
-        // and the store now holds the truth.
-        for entry in registered.values {
-            let object = entry.takeUnretainedValue()
-            for slot in object.state.toMany.indices { object.state.toMany[slot] = nil }
+        // and the store now holds the truth. (A model without to-many relationships has none to walk.)
+        if store.layouts.hasToMany {
+            for entry in registered.values {
+                let object = entry.takeUnretainedValue()
+                for slot in object.state.toMany.indices { object.state.toMany[slot] = nil }
+            }
         }
         refreshDerivedValues(of: saved)
         for object in saved { object.didSave() }
@@ -251,14 +256,18 @@ extension ManagedObjectContext {
     func remapIDs(_ mapping: [ObjectID: ObjectID], outcome: SaveOutcome? = nil) {
         guard !mapping.isEmpty else { return }
         let final: (ObjectID) -> ObjectID = { id in outcome?.finalID(of: id) ?? mapping[id] ?? id }
+        // Without replacements a new ID is final already (the mapping's values are permanent IDs, never its keys):
+        // no lookup per object for it.
+        let chains = !(outcome?.replacedIDs.isEmpty ?? true)
+        let discarded = outcome?.discarded ?? []
         for (old, new) in mapping {
             guard let entry = registered.removeValue(forKey: old) else { continue }
             let object = entry.takeUnretainedValue()
-            if let discarded = outcome?.discarded, !discarded.isEmpty, discarded.contains(old) {
+            if !discarded.isEmpty, discarded.contains(old) {
                 registered[old] = entry
                 continue
             }
-            object.objectID = final(new)
+            object.objectID = chains ? final(new) : new
             registered[object.objectID] = entry
             if retainedObjects != nil, let strong = retainedObjects?.removeValue(forKey: old) {
                 retainedObjects?[object.objectID] = strong
@@ -266,17 +275,21 @@ extension ManagedObjectContext {
             // After a save the pending table is emptied anyway; only obtainPermanentIDs needs it re-keyed.
             if outcome == nil, let strong = pending.removeValue(forKey: old) { pending[object.objectID] = strong }
         }
-        for entry in registered.values {
-            let object = entry.takeUnretainedValue()
-            guard !object.state.isFault else { continue }
-            for slot in object.state.toOne.indices {
-                if let id = object.state.toOne[slot], mapping[id] != nil { object.state.toOne[slot] = final(id) }
-            }
-            for slot in object.state.toMany.indices {
-                guard let members = object.state.toMany[slot], members.contains(where: { mapping[$0] != nil }) else {
-                    continue
+        // References to the remapped objects: only in relationships, which a model may not have.
+        if store.layouts.hasToOne || store.layouts.hasToMany {
+            for entry in registered.values {
+                let object = entry.takeUnretainedValue()
+                guard !object.state.isFault else { continue }
+                for slot in object.state.toOne.indices {
+                    if let id = object.state.toOne[slot], mapping[id] != nil { object.state.toOne[slot] = final(id) }
                 }
-                object.state.toMany[slot] = members.map { mapping[$0] != nil ? final($0) : $0 }
+                for slot in object.state.toMany.indices {
+                    guard let members = object.state.toMany[slot], members.contains(where: { mapping[$0] != nil })
+                    else {
+                        continue
+                    }
+                    object.state.toMany[slot] = members.map { mapping[$0] != nil ? final($0) : $0 }
+                }
             }
         }
         for index in joinChanges.indices {

@@ -44,6 +44,9 @@ final class EntityLayout: Sendable {
     let derivedAttributeSlots: [Int]
     /// Each attribute's default value, by slot: a new object's values.
     let defaultValues: [AttributeValue?]
+    /// A nil for every attribute slot: a fault's values, shared by every fault until one is loaded (no array made
+    /// per object).
+    let nilValues: [AttributeValue?]
     /// Every uniqueness constraint that applies, inherited ones first.
     let constraints: [Constraint]
     /// `"_pk", "_ent", "_opt", <stored attributes>, <to-one columns, each followed by its _ent column if any>`.
@@ -64,6 +67,7 @@ final class EntityLayout: Sendable {
         let attributes = model.allAttributes(of: entity.name)
         self.attributes = attributes
         defaultValues = attributes.map(\.defaultValue)
+        nilValues = Array(repeating: nil, count: attributes.count)
         let relationships = model.allRelationships(of: entity.name)
         let toOne = relationships.filter { !$0.isToMany }
         self.toOne = toOne
@@ -124,6 +128,10 @@ final class EntityLayout: Sendable {
 /// The layouts of every entity of a schema.
 struct ObjectLayouts: Sendable {
     let byEntity: [String: EntityLayout]
+    /// Whether any entity has a to-one relationship: without one, no object holds another's ID in its values.
+    let hasToOne: Bool
+    /// Whether any entity has a to-many relationship.
+    let hasToMany: Bool
 
     init(schema: StoreSchema) {
         var layouts: [String: EntityLayout] = [:]
@@ -131,6 +139,8 @@ struct ObjectLayouts: Sendable {
             layouts[entity.name] = EntityLayout(entity: entity, schema: schema)
         }
         byEntity = layouts
+        hasToOne = layouts.values.contains { !$0.toOne.isEmpty }
+        hasToMany = layouts.values.contains { !$0.toMany.isEmpty }
     }
 
     /// The layout of `entity`; an unknown entity is a programming error and traps.

@@ -23,6 +23,7 @@ struct ManagedObjectClasses: Sendable {
 
     /// The class of `entity`'s objects.
     func type(for entity: String) -> ManagedObject.Type {
-        resolved[entity] ?? ManagedObject.self
+        // Most containers register no class: no lookup by name for each object made.
+        resolved.isEmpty ? ManagedObject.self : resolved[entity] ?? ManagedObject.self
     }
 }

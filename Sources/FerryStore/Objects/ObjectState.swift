@@ -43,7 +43,7 @@ struct ObjectState {
 
     /// The state of a fault: nothing loaded.
     init(layout: EntityLayout) {
-        attributes = Array(repeating: nil, count: layout.attributes.count)
+        attributes = layout.nilValues
         toOne = Array(repeating: nil, count: layout.toOne.count)
         toMany = Array(repeating: nil, count: layout.toMany.count)
     }

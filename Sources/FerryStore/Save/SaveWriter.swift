@@ -14,7 +14,7 @@ struct SaveWriter {
     var blobs: BlobWriter? = nil
 
     func write(_ plan: SavePlan, outcome: inout SaveOutcome) throws {
-        try assignPrimaryKeys(plan.inserts, outcome: &outcome)
+        let assigned = try assignPrimaryKeys(plan.inserts, outcome: &outcome)
         if let history {
             // Before the deletions, so the deleted rows' tombstone values can still be read.
             let recorder = try HistoryRecorder(connection: connection, schema: schema, attribution: history)
@@ -27,21 +27,30 @@ struct SaveWriter {
         for row in plan.updates { try update(row, outcome: &outcome) }
         // Rows of one entity come together: its layout and INSERT are looked up once per run of rows, not per row
         // (the statement cache is keyed by the SQL text, which would be hashed for every row).
+        // Without replacements each row's final ID is the one just assigned (or its own): no lookup per row.
+        let assignedAreFinal = outcome.replacedIDs.isEmpty
         var current: (entity: String, layout: EntityLayout, statement: Statement)?
-        for row in plan.inserts {
-            let entity = row.objectID.entityName
-            if current?.entity != entity {
-                let layout = layouts[entity]
-                current = (entity, layout, try connection.cachedStatement(layout.insertSQL))
+        // By index: a row is read in place, not copied (with a retain of each of its arrays) for each insert.
+        for index in plan.inserts.indices {
+            let objectID = plan.inserts[index].objectID
+            if current?.entity != objectID.entityName {
+                let layout = layouts[objectID.entityName]
+                current = (objectID.entityName, layout, try connection.cachedStatement(layout.insertSQL))
             }
-            if let current { try insert(row, layout: current.layout, statement: current.statement, outcome: &outcome) }
+            let id = assignedAreFinal ? assigned[index] ?? objectID : outcome.finalID(of: objectID)
+            if let current {
+                try insert(
+                    plan.inserts[index], as: id, layout: current.layout, statement: current.statement,
+                    outcome: &outcome)
+            }
         }
         for change in plan.joinChanges { try write(change, outcome: outcome) }
         for ordering in plan.orderings { try write(ordering, outcome: outcome) }
     }
 
-    /// Gives every inserted object with a temporary ID its primary key, one reservation per table.
-    private func assignPrimaryKeys(_ rows: [SavePlan.Row], outcome: inout SaveOutcome) throws {
+    /// Gives every inserted object with a temporary ID its primary key, one reservation per table; returns each
+    /// row's permanent ID (nil for a row whose ID is permanent already).
+    private func assignPrimaryKeys(_ rows: [SavePlan.Row], outcome: inout SaveOutcome) throws -> [ObjectID?] {
         outcome.versions.reserveCapacity(rows.count)
         outcome.inserted.reserveCapacity(rows.count)
         // Each table's temporary rows, counted, then given consecutive keys in row order. Rows of one entity come
@@ -50,12 +59,12 @@ struct SaveWriter {
         var tableOfRow: [Int] = []
         tableOfRow.reserveCapacity(rows.count)
         var current: (entity: String, table: Int)?
-        for row in rows where row.objectID.isTemporaryID {
-            let entity = row.objectID.entityName
+        for index in rows.indices where rows[index].objectID.isTemporaryID {
+            let entity = rows[index].objectID.entityName
             if current?.entity != entity {
                 let table = layouts[entity].table
-                if let index = tables.firstIndex(where: { $0.name == table }) {
-                    current = (entity, index)
+                if let found = tables.firstIndex(where: { $0.name == table }) {
+                    current = (entity, found)
                 } else {
                     tables.append((table, 0, 0))
                     current = (entity, tables.count - 1)
@@ -69,14 +78,24 @@ struct SaveWriter {
             tables[index].next = try primaryKeys.reserve(tables[index].rows, in: tables[index].name, on: connection)
         }
         outcome.permanentIDs.reserveCapacity(tableOfRow.count)
+        var assigned: [ObjectID?] = []
+        assigned.reserveCapacity(rows.count)
         var position = 0
-        for row in rows where row.objectID.isTemporaryID {
+        for index in rows.indices {
+            let temporary = rows[index].objectID
+            guard temporary.isTemporaryID else {
+                assigned.append(nil)
+                continue
+            }
             let table = tableOfRow[position]
             position += 1
-            outcome.permanentIDs[row.objectID] = ObjectID(
-                entityName: row.objectID.entityName, primaryKey: tables[table].next, storeIdentifier: storeIdentifier)
+            let id = ObjectID(
+                entityName: temporary.entityName, primaryKey: tables[table].next, storeIdentifier: storeIdentifier)
+            outcome.permanentIDs[temporary] = id
+            assigned.append(id)
             tables[table].next += 1
         }
+        return assigned
     }
 
     private func run(_ sql: String, _ values: [SQLiteValue]) throws {
@@ -176,11 +195,10 @@ struct SaveWriter {
         outcome.updated.append(row.objectID)
     }
 
-    /// Inserts `row` with `statement`, its layout's prepared INSERT.
-    private func insert(_ row: SavePlan.Row, layout: EntityLayout, statement: Statement, outcome: inout SaveOutcome)
-        throws
-    {
-        let id = outcome.finalID(of: row.objectID)
+    /// Inserts `row` as `id` (its final ID) with `statement`, its layout's prepared INSERT.
+    private func insert(
+        _ row: SavePlan.Row, as id: ObjectID, layout: EntityLayout, statement: Statement, outcome: inout SaveOutcome
+    ) throws {
         defer { statement.reset() }
         try statement.bind(id.primaryKey, at: 1)
         try statement.bind(layout.mapping.entityID, at: 2)

@@ -1,6 +1,6 @@
 /// One entity's validation rules, prepared once per ``ObjectValidator``: its attributes' rules and its
 /// relationships, inherited ones first, in model order.
-struct EntityRules: Sendable {
+final class EntityRules: Sendable {
     /// The entity's ancestry, root first, ending with the entity itself (for inherited custom validators).
     let ancestry: [String]
     /// The rules of every attribute the validator checks: all but derived ones, in model order.
@@ -8,6 +8,8 @@ struct EntityRules: Sendable {
     /// For each of `attributes`, its position among all the entity's attributes (inherited first, derived
     /// included): the slot a managed object keeps its value in.
     let attributeSlots: [Int]
+    /// For each of `attributes`, what a value needs for a pass without the full rules (see ``QuickAttributeCheck``).
+    let quickChecks: [QuickAttributeCheck]
     /// Every relationship, in model order.
     let relationships: [RelationshipDescription]
     /// The names of every attribute, derived ones included: the keys callers may pass values for.
@@ -26,6 +28,7 @@ struct EntityRules: Sendable {
         // on insert [8.2, obs]; Ferry does not reproduce that trap.) Transient attributes are checked.
         attributeSlots = allAttributes.indices.filter { allAttributes[$0].derivation == nil }
         attributes = try attributeSlots.map { try AttributeRules(allAttributes[$0], of: entity) }
+        quickChecks = attributes.map(QuickAttributeCheck.init)
         relationships = model.allRelationships(of: entity)
         attributeNames = Set(allAttributes.map(\.name))
         relationshipNames = Set(relationships.map(\.name))

@@ -119,9 +119,13 @@ public struct ObjectValidator: Sendable {
         let rules = rules(of: entity)
         let custom = customValidators(of: rules)
         var errors: [ValidationError] = []
-        for (attribute, slot) in zip(rules.attributes, rules.attributeSlots) {
+        for index in rules.attributes.indices {
+            let slot = rules.attributeSlots[index]
             // Most models have no custom validators: no lookup by name per attribute for them, and no in-out access
             // to the value (which would copy the caller's array of values, shared with the object's, per object).
+            // Most values pass on their kind alone: the attribute's full rules are not read (nor copied) for them.
+            if custom.isEmpty, rules.quickChecks[index].passes(values[slot]) { continue }
+            let attribute = rules.attributes[index]
             guard !custom.isEmpty, let validators = custom[attribute.attribute.name] else {
                 let value = values[slot]
                 let failures = attribute.check(value)

@@ -87,6 +87,18 @@ public final class Statement {
                 ferry_sqlite_transient()))
     }
 
+    /// Binds UTF-8 text from borrowed bytes without copying them: SQLite reads them in place when the statement
+    /// steps. They must stay valid and unchanged until that step is over and the parameter is bound again (or the
+    /// statement is finalized); bulk inserts bind this way from a buffer that outlives the row's step, which spares
+    /// SQLite an allocation and a copy per value.
+    public func bindText(borrowing bytes: UnsafeRawBufferPointer, at index: Int) throws {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return try bindText(bytes, at: index) }
+        // A nil destructor is SQLITE_STATIC: SQLite neither copies nor frees the bytes.
+        try check(
+            sqlite3_bind_text(
+                handle, Int32(index), base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil))
+    }
+
     /// Binds a blob from borrowed bytes; SQLite copies them.
     public func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int) throws {
         // An empty buffer may have no address, and a NULL pointer binds NULL: an empty blob is a zero-length one.

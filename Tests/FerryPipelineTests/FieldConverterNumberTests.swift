@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#else
+    import Darwin
+#endif
+
 import FerryIO
 import FerryStore
 import Foundation
@@ -86,6 +92,54 @@ struct FieldConverterNumberTests {
             double.convert(
                 "179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
             ) == .real(.greatestFiniteMagnitude))
+    }
+
+    @Test(arguments: [
+        "0", "-0", "-0.0", "+0e5", "9403.07", "100.968", "0.1", "4.35", "1e22", "1e23", "1e-22", "1e-23", ".5e-21",
+        "9007199254740992", "9007199254740993", "9007199254740992e22", "9007199254740993e-22",
+        "1234567890123456789", "12345678901234567890", "1234567890123456789e-22", "0.0000000000000000001",
+        "00000000000000000000000012.5", "123456789012345678.9", "1e1000", "2.2250738585072011e-308", "5e-324",
+        "179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000e210",
+    ])
+    func doublesAreReadBitForBitAsStrtodReadsThem(text: String) throws {
+        let expected = strtod(text, nil)
+        let read = text.utf8.withContiguousStorageIfAvailable {
+            FieldConverter.parseDouble(UnsafeRawBufferPointer($0))
+        }
+        switch read {
+        case .success(let value): #expect(value.bitPattern == expected.bitPattern, "\(value) against \(expected)")
+        case .failure: #expect(!expected.isFinite, "strtod reads \(expected)")
+        case nil: Issue.record("no contiguous UTF-8")
+        }
+    }
+
+    @Test func randomDecimalsAreReadBitForBitAsStrtodReadsThem() throws {
+        // A fixed generator, so a failure repeats: mantissas of 1 to 20 digits, a point anywhere, exponents ±30.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: UInt64) -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (state >> 33) % bound
+        }
+        var mismatches: [String] = []
+        for _ in 0..<20000 {
+            let digitCount = Int(next(20)) + 1
+            var text = next(2) == 0 ? "" : "-"
+            let point = Int(next(UInt64(digitCount + 1)))
+            for index in 0..<digitCount {
+                if index == point && point > 0 { text += "." }
+                text += String(next(10))
+            }
+            if next(3) == 0 { text += "e" + String(Int(next(61)) - 30) }
+            let expected = strtod(text, nil)
+            let read = text.utf8.withContiguousStorageIfAvailable {
+                FieldConverter.parseDouble(UnsafeRawBufferPointer($0))
+            }
+            guard case .success(let value) = read, value.bitPattern == expected.bitPattern else {
+                mismatches.append(text)
+                continue
+            }
+        }
+        #expect(mismatches.isEmpty, "read differently from strtod: \(mismatches.prefix(10))")
     }
 
     @Test(arguments: [

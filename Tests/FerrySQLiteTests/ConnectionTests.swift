@@ -73,6 +73,25 @@ struct ConnectionTests {
         }
     }
 
+    @Test func textBoundWithoutACopyIsReadFromTheBufferWhenTheStatementSteps() throws {
+        try withDatabase { connection, _ in
+            try connection.execute("CREATE TABLE t (v TEXT)")
+            let insert = try connection.prepare("INSERT INTO t (v) VALUES (?)")
+            var buffer = Array("café".utf8)
+            try buffer.withUnsafeMutableBytes { bytes in
+                try insert.bindText(borrowing: UnsafeRawBufferPointer(bytes), at: 1)
+                // Borrowed, not copied: what the buffer holds when the statement steps is what SQLite stores.
+                bytes[0] = UInt8(ascii: "t")
+                try insert.run()
+                try insert.bindText(borrowing: UnsafeRawBufferPointer(start: nil, count: 0), at: 1)
+                try insert.run()
+            }
+            let rows = try connection.prepare("SELECT v, typeof(v) FROM t ORDER BY rowid").fetchAll()
+            #expect(rows.map { $0[0] } == [.text("tafé"), .text("")])
+            #expect(rows.map { $0[1] } == [.text("text"), .text("text")])
+        }
+    }
+
     @Test func aCachedStatementIsPreparedOnceAndComesBackReset() throws {
         try withDatabase { connection, _ in
             let first = try connection.cachedStatement("SELECT ?")

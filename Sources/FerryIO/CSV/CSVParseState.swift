@@ -23,6 +23,8 @@ struct CSVParseState {
     let otherNullTokens: [[UInt8]]
     let skipsEmptyLines: Bool
     let maxFieldBytes: Int
+    /// Whether fields keep their bytes; without them (``CSVReader/keepsFieldBytes``) a record is its field count.
+    var keepsFieldBytes = true
 
     var finished: [FinishedRecord] = []
     /// Slot and byte where the record in progress starts in ``records``.
@@ -57,6 +59,11 @@ struct CSVParseState {
             return
         }
         if length > maxFieldBytes && oversizedRecord == nil { oversizedRecord = finished.count }
+        guard keepsFieldBytes else {
+            records.pointee.appendSlot(start: records.pointee.byteCount, count: 0, kind: .string)
+            openFieldCount += 1
+            return
+        }
         var kind = FieldKind.string
         if !otherNullTokens.isEmpty {
             for token in otherNullTokens where token.count == length {

@@ -37,6 +37,14 @@ public final class CSVReader: RecordReader {
     public private(set) var recordsRead = 0
     /// Malformed spots repaired in lenient mode (always 0 in strict mode, which throws instead).
     public private(set) var repairs = 0
+    /// Whether data records keep their fields' bytes (the default). Turned off, fields parsed from then on read as
+    /// empty strings and only the records, their field counts, positions and errors are left: what counting needs,
+    /// without a copy of each field. The header keeps its names, and the records parsed with it in the same read keep
+    /// their bytes.
+    public var keepsFieldBytes: Bool {
+        get { state.pointee.keepsFieldBytes }
+        set { state.pointee.keepsFieldBytes = newValue }
+    }
 
     private let input: InputFile
     private let records = RecordBuffer()

@@ -65,6 +65,18 @@ public struct Record {
         return nil
     }
 
+    /// The value's bytes and the kind of the field at `index`, read in place. For hot loops: it makes no ``Field``
+    /// (each of which holds on to the buffer), so it costs no reference counting. The bytes are valid as long as the
+    /// record.
+    @inline(__always)
+    package func bytesAndKind(ofField index: Int) -> (bytes: UnsafeRawBufferPointer, kind: FieldKind) {
+        precondition(index >= 0 && index < count, "field index \(index) out of range 0..<\(count)")
+        assert(buffer.generation == generation, "a Record was used after its reader moved on")
+        let storage = buffer.storage.pointee
+        let slot = storage.slots[firstSlot + index]
+        return (UnsafeRawBufferPointer(start: storage.bytes + slot.start, count: slot.count), slot.kind)
+    }
+
     /// Every field's value as a `String`, `nil` for null. Allocates; meant for tests and small tools.
     public var strings: [String?] { (0..<count).map { self[$0].isNull ? nil : self[$0].string } }
 

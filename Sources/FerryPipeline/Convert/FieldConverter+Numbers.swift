@@ -49,6 +49,7 @@ extension FieldConverter {
     /// stack. No `nan`, `inf`, hexadecimal or whitespace; a finite number too large for a double is out of range.
     static func parseDouble(_ text: UnsafeRawBufferPointer) -> Result<Double, Rejection> {
         guard isDecimalNumber(text) else { return .failure(.invalid) }
+        if let exact = exactDouble(text) { return .success(exact) }
         let parsed: Double? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: text.count + 1) { buffer in
             guard let start = buffer.baseAddress else { return nil }
             UnsafeMutableRawBufferPointer(buffer).copyMemory(from: text)
@@ -61,6 +62,61 @@ extension FieldConverter {
         }
         guard let parsed else { return .failure(.invalid) }
         return parsed.isFinite ? .success(parsed) : .failure(.outOfRange)
+    }
+
+    /// The value of a number ``isDecimalNumber(_:)`` accepted, without `strtod`, when the result is exact by
+    /// construction: at most 19 digits making an integer `m` ≤ 2^53, scaled by 10^k with |k| ≤ 22. Both are exact
+    /// doubles, so the one multiplication or division rounds once, correctly, as `strtod` does (Clinger's fast
+    /// path). `nil` for anything else, which `strtod` then reads.
+    static func exactDouble(_ text: UnsafeRawBufferPointer) -> Double? {
+        var index = 0
+        var negative = false
+        if text[0] == UInt8(ascii: "-") || text[0] == UInt8(ascii: "+") {
+            negative = text[0] == UInt8(ascii: "-")
+            index = 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var scale = 0
+        var afterPoint = false
+        while index < text.count {
+            let byte = text[index]
+            if byte == UInt8(ascii: ".") {
+                afterPoint = true
+            } else if let digit = byte.asciiDigit {
+                digits += 1
+                guard digits <= 19 else { return nil }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                if afterPoint { scale -= 1 }
+            } else {
+                break
+            }
+            index += 1
+        }
+        if index < text.count {
+            // An exponent: `e`, an optional sign, digits (checked by isDecimalNumber).
+            index += 1
+            var exponentIsNegative = false
+            if text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+                exponentIsNegative = text[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            var exponent = 0
+            while index < text.count {
+                exponent = exponent * 10 + Int(text[index] &- UInt8(ascii: "0"))
+                guard exponent <= 1000 else { return nil }
+                index += 1
+            }
+            scale += exponentIsNegative ? -exponent : exponent
+        }
+        guard mantissa <= 1 << 53, scale >= -22, scale <= 22 else { return nil }
+        var value = Double(mantissa)
+        if scale < 0 {
+            value /= exactPowersOfTen[-scale]
+        } else if scale > 0 {
+            value *= exactPowersOfTen[scale]
+        }
+        return negative ? -value : value
     }
 
     /// Whether `text` is `[+-]` then digits with at most one `.` (at least one digit), then optionally `e` or `E`,
@@ -94,3 +150,9 @@ extension FieldConverter {
         return true
     }
 }
+
+/// 10^0 … 10^22: every power of ten a double holds exactly.
+private let exactPowersOfTen: [Double] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+    1e20, 1e21, 1e22,
+]

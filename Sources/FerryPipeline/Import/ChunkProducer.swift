@@ -10,8 +10,9 @@ final class ChunkProducer: @unchecked Sendable {
     private let plan: ImportPlan
     private let channel: ChunkChannel
     private let resumeAt: Checkpoint?
-    /// Whether chunks list the keys they saw (full sync).
-    private var tracksKeys: Bool { plan.spec.fullSync != nil }
+    /// Whether chunks list the keys they saw (full sync). Stored: asking the spec copied its full-sync settings, and
+    /// released them, twice for every record.
+    private let tracksKeys: Bool
     /// Whether each chunk's rows are handed over in key order (see ``init(plan:channel:resumeAt:ordersRowsByKey:)``).
     private let ordersRowsByKey: Bool
     /// Text and blob bytes of the last chunk, to size the next (64 a record before the first): memory follows the
@@ -40,6 +41,7 @@ final class ChunkProducer: @unchecked Sendable {
         self.channel = channel
         self.resumeAt = resumeAt
         self.ordersRowsByKey = ordersRowsByKey
+        tracksKeys = plan.spec.fullSync != nil
         unreadFields = UnreadFieldNames(readNames: plan.readNames)
     }
 

@@ -20,8 +20,15 @@ final class RecordPacker {
     private let fieldIndexes: [Int?]?
     /// For JSON: the UTF-8 of each plan column's source field name, in ``sourceNameBytes``, `nil` for constants.
     private let sourceNameRanges: [Range<Int>?]
-    /// The source field names' UTF-8, one after the other.
-    private let sourceNameBytes: [UInt8]
+    /// The source field names' UTF-8, one after the other, in memory the packer owns: finding a field by name then
+    /// borrows no array (a closure over the record would copy it, and retain its buffer, for every field).
+    private let sourceNameBytes: UnsafeMutablePointer<UInt8>
+    /// The converters of the columns that read a field and have no value rules, in memory the packer owns, so that
+    /// the hot path uses each in place: taking it out of its column's `source` copied it, and retained what it holds,
+    /// for every field. ``plainConverterIndexes`` says which column uses which (-1: none).
+    private let plainConverters: UnsafeMutablePointer<FieldConverter>
+    private let plainConverterCount: Int
+    private let plainConverterIndexes: [Int]
     /// What the step's schema contract says of the input's new columns, record by record; `nil` when it says nothing.
     private let newColumnCheck: NewColumnCheck?
     /// Reads blob files, from the allowed folders only.
@@ -61,7 +68,17 @@ final class RecordPacker {
             nameBytes.append(contentsOf: name.utf8)
             return start..<nameBytes.count
         }
-        sourceNameBytes = nameBytes
+        sourceNameBytes = .allocate(capacity: max(nameBytes.count, 1))
+        sourceNameBytes.initialize(from: nameBytes, count: nameBytes.count)
+        var plain: [FieldConverter] = []
+        plainConverterIndexes = plan.columns.map { column in
+            guard case .field(_, let converter, _) = column.source, column.rules == nil else { return -1 }
+            plain.append(converter)
+            return plain.count - 1
+        }
+        plainConverterCount = plain.count
+        plainConverters = .allocate(capacity: max(plain.count, 1))
+        plainConverters.initialize(from: plain, count: plain.count)
         let resolvesLater = plan.columns.contains {
             if case .relationshipKey = $0.source { return true } else { return false }
         }
@@ -105,6 +122,12 @@ final class RecordPacker {
         textColumnOfField = textColumns
     }
 
+    deinit {
+        sourceNameBytes.deallocate()
+        plainConverters.deinitialize(count: plainConverterCount)
+        plainConverters.deallocate()
+    }
+
     /// Whether the row packed from `record` can still be refused once packed, so that the record as read must be
     /// kept to reject it as read: always in context mode (the save validates) or when a relationship key is
     /// resolved after packing; in batch mode otherwise only when the insert may refuse the row as a new row without
@@ -115,7 +138,10 @@ final class RecordPacker {
         if everyRowMayBeRefusedLater { return true }
         if fieldIndexes != nil { return record.count < fieldsNeeded }
         var ignored: UInt64 = 0
-        return columnsNeedingAField.contains { field($0, of: record, readFields: &ignored) == nil }
+        for column in columnsNeedingAField where fieldIndex(column, of: record, readFields: &ignored) == nil {
+            return true
+        }
+        return false
     }
 
     /// Appends `record` as one row of `rows`, or returns why it cannot be (leaving `rows` as it was). For a JSON
@@ -172,33 +198,53 @@ final class RecordPacker {
 
     /// The field column `offset` reads from `record`; a JSON field found by name sets its bit in `readFields`.
     private func field(_ offset: Int, of record: Record, readFields: inout UInt64) -> Field? {
+        fieldIndex(offset, of: record, readFields: &readFields).map { record[$0] }
+    }
+
+    /// The index in `record` of the field column `offset` reads, as ``field(_:of:readFields:)`` finds it.
+    @inline(__always)
+    private func fieldIndex(_ offset: Int, of record: Record, readFields: inout UInt64) -> Int? {
         if let fieldIndexes {
             guard let index = fieldIndexes[offset], index < record.count else { return nil }
-            return record[index]
+            return index
         }
         guard let range = sourceNameRanges[offset],
-            let index = sourceNameBytes.withUnsafeBufferPointer({
-                record.index(ofFieldNamed: UnsafeBufferPointer(rebasing: $0[range]))
-            })
+            let index = record.index(
+                ofFieldNamed: UnsafeBufferPointer(start: sourceNameBytes + range.lowerBound, count: range.count))
         else { return nil }
         if index < UInt64.bitWidth { readFields |= 1 << UInt64(index) }
-        return record[index]
+        return index
     }
 
     private func append(
         _ column: ImportPlan.Column, at offset: Int, of record: Record, to rows: inout PackedRows,
         readFields: inout UInt64
     ) -> String? {
-        if case .constant(let value) = column.source {
+        // A plain column reads a field: its source is not looked at (which would copy it) unless the value is blank.
+        let plain = plainConverterIndexes[offset]
+        if plain < 0, case .constant(let value) = column.source {
             rows.append(value, as: column.type)
             return nil
         }
-        guard let field = field(offset, of: record, readFields: &readFields) else {
+        guard let index = fieldIndex(offset, of: record, readFields: &readFields) else {
             // A key missing from a JSON record (or a short CSV row) gives no value: a new row takes the default,
             // a stored one keeps its value.
             rows.appendAbsent()
             return nil
         }
+        if plain >= 0 {
+            // The common case, read in place: no Field, no copy of the converter (and no reference counting) per value.
+            let (bytes, kind) = record.bytesAndKind(ofField: index)
+            if kind != .null && (column.type == .string || !bytes.isBlank) {
+                guard let failure = plainConverters[plain].append(bytes: bytes, kind: kind, to: &rows) else {
+                    return nil
+                }
+                guard case .field(let name, _, _) = column.source else { return failure.message }
+                return "column '\(name)': \(failure.message)"
+            }
+            // Null or blank: the general path below gives the default or the null.
+        }
+        let field = record[index]
         switch column.source {
         case .constant:
             return nil
@@ -255,7 +301,7 @@ extension Field {
     func isBlank(for type: AttributeType) -> Bool {
         if isNull { return true }
         if type == .string { return false }
-        return withUnsafeBytes { bytes in bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 } }
+        return withUnsafeBytes { $0.isBlank }
     }
 
     /// Calls `body` with the value's bytes without leading and trailing spaces and tabs.
@@ -268,4 +314,10 @@ extension Field {
             return body(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
         }
     }
+}
+
+extension UnsafeRawBufferPointer {
+    /// Whether every byte is a space or a tab (true when empty): a field that holds no value but for a string.
+    @inline(__always)
+    var isBlank: Bool { allSatisfy { $0 == 0x20 || $0 == 0x09 } }
 }

@@ -53,10 +53,15 @@ extension BatchInserter {
                 rows, row: row, present: present, shape: shape, storage: storage)
         }
         defer { pendingHistoryProperties = nil }
-        try bindPacked(rows, row: row, present: present, in: shape, storage: storage)
-        // The loop mutates the inserter; closures that capture it would copy the whole inserter per row.
-        try write(shape) { probe, offsets in
-            try Self.bindKey(of: rows, row: row, present: present, at: offsets, to: probe)
+        // Text is bound in place (no copy per value): the row's bytes stay put until its step is over, so binding
+        // and stepping share one borrow of them.
+        try rows.bytes.withUnsafeBytes { bytes in
+            try bindPacked(
+                rows, bytes: bytes, row: row, present: present, in: shape, storage: storage, borrowsText: true)
+            // The loop mutates the inserter; closures that capture it would copy the whole inserter per row.
+            try write(shape) { probe, offsets in
+                try Self.bindKey(of: rows, row: row, present: present, at: offsets, to: probe)
+            }
         }
         if countsKeptRows && action == .ignore && lastRowWasIgnored { ignoredRows.append(row) }
     }
@@ -76,11 +81,23 @@ extension BatchInserter {
     func bindPacked(
         _ rows: PackedRows, row: Int, present: [Int], in shape: Shape, storage: [StoredValueCodec.StorageClass]
     ) throws {
-        let first = row * rows.columns.count
         try rows.bytes.withUnsafeBytes { bytes in
-            for (offset, column) in present.enumerated() {
-                try bind(rows.cells[first + column], bytes: bytes, in: shape, at: offset, storage: storage[column])
-            }
+            try bindPacked(
+                rows, bytes: bytes, row: row, present: present, in: shape, storage: storage, borrowsText: false)
+        }
+    }
+
+    /// ``bindPacked(_:row:present:in:storage:)`` from `bytes`, the rows' byte buffer. With `borrowsText`, text is
+    /// bound without a copy, so `bytes` must outlive the statement's next step.
+    func bindPacked(
+        _ rows: PackedRows, bytes: UnsafeRawBufferPointer, row: Int, present: [Int], in shape: Shape,
+        storage: [StoredValueCodec.StorageClass], borrowsText: Bool
+    ) throws {
+        let first = row * rows.columns.count
+        for (offset, column) in present.enumerated() {
+            try bind(
+                rows.cells[first + column], bytes: bytes, in: shape, at: offset, storage: storage[column],
+                borrowsText: borrowsText)
         }
     }
 
@@ -131,7 +148,7 @@ extension BatchInserter {
 
     private func bind(
         _ cell: PackedRows.Cell, bytes: UnsafeRawBufferPointer, in shape: Shape, at offset: Int,
-        storage: StoredValueCodec.StorageClass
+        storage: StoredValueCodec.StorageClass, borrowsText: Bool
     ) throws {
         let statement = shape.statement
         let index = offset + 1
@@ -155,7 +172,12 @@ extension BatchInserter {
         case (.real(let value), .real):
             try statement.bind(value, at: index)
         case (.text(let start, let count), .text):
-            try statement.bindText(UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]), at: index)
+            let text = UnsafeRawBufferPointer(rebasing: bytes[start..<start + count])
+            if borrowsText {
+                try statement.bindText(borrowing: text, at: index)
+            } else {
+                try statement.bindText(text, at: index)
+            }
         case (.blob(let start, let count), .blob):
             try bindBlob(UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]), in: shape, at: offset)
         default:

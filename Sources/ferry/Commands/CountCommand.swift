@@ -33,6 +33,8 @@ struct CountCommand: ParsableCommand {
         let format = try resolveFormat(format, path: file, option: "--format")
         let count = try reportingFailures { () throws -> Int in
             let reader = try read.openReader(path: file, format: format)
+            // Counting needs no field's bytes: the CSV reader then copies none.
+            (reader as? CSVReader)?.keepsFieldBytes = false
             let progress = ProgressLine()
             var count = 0
             while try reader.next() != nil {

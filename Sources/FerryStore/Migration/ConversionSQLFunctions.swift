@@ -15,7 +15,8 @@ enum ConversionSQLFunctions {
     /// `.fff…` only when there is a fraction of a second).
     static let textFromDate = "ferry_text_from_date"
     /// `ferry_integer_from_text(text, low, high)`: the INTEGER a decimal text names when its fraction is zero
-    /// (`12.0`, `-0.0`, `1e3`) and it lies within `low...high`.
+    /// (`12.0`, `-0.0`, `1e3`) and it lies within `low...high` (a whole number another writer left in the column
+    /// converts too).
     static let integerFromText = "ferry_integer_from_text"
     /// `ferry_decimal_from_text(text)`: the exact decimal text a decimal attribute stores (`24.90` is `24.9`, `1e3`
     /// is `1000`) for a text that is a plain number.
@@ -41,13 +42,20 @@ enum ConversionSQLFunctions {
             return .text(ISO8601Text.string(seconds: seconds))
         }
         try connection.createFunction(integerFromText, argumentCount: 3) { arguments in
-            guard case .text(var text) = arguments[0], let low = arguments[1].integer, let high = arguments[2].integer,
-                let number = text.withUTF8({ integer(spelledBy: trimmed(UnsafeRawBufferPointer($0))) }),
-                (low...high).contains(number)
-            else { return .null }
+            guard let low = arguments[1].integer, let high = arguments[2].integer else { return .null }
+            let number: Int64?
+            switch arguments[0] {
+            case .text(var text): number = text.withUTF8 { integer(spelledBy: trimmed(UnsafeRawBufferPointer($0))) }
+            // Another writer may have left a number in a text or decimal column.
+            case .integer(let value): number = value
+            case .real(let value): number = Int64(exactly: value)
+            default: number = nil
+            }
+            guard let number, (low...high).contains(number) else { return .null }
             return .integer(number)
         }
         try connection.createFunction(decimalFromText, argumentCount: 1) { arguments in
+            if case .integer(let value) = arguments[0] { return .text(String(value)) }
             guard case .text(var text) = arguments[0],
                 let decimal = StoredValueCodec.decimal(
                     from: text.withUTF8 { String(decoding: trimmed(UnsafeRawBufferPointer($0)), as: UTF8.self) })

@@ -24,7 +24,7 @@ extension MigrationExecutor {
         for (index, move) in plan.relationshipMoves.enumerated() {
             let links = "temp.\(SQL.identifier(Self.linkTable(index)))"
             switch move.target {
-            case .foreignKey(let table, let column, let entityIDs, let entityColumn, let orderColumn):
+            case .foreignKey(let table, let column, let entityIDs, let orderColumn):
                 let direction = move.keepsLast ? "DESC" : "ASC"
                 let name = SQL.identifier(table)
                 let key = "\(name).\(SQL.identifier(column))"
@@ -34,11 +34,6 @@ extension MigrationExecutor {
                     "UPDATE \(name) SET \(SQL.identifier(column)) = (SELECT l.member FROM \(links) AS l WHERE "
                         + "l.owner = \(name).\"_pk\" ORDER BY l.position \(direction), l.member \(direction) LIMIT 1) "
                         + owners)
-                if let entityColumn {
-                    try execute(
-                        "UPDATE \(name) SET \(SQL.identifier(entityColumn.column)) = (SELECT d.\"_ent\" FROM "
-                            + "\(SQL.identifier(entityColumn.table)) AS d WHERE d.\"_pk\" = \(key)) \(owners)")
-                }
                 if let orderColumn {
                     // Each member's owners are numbered 1, 2, … in the order they had (by key where they had none),
                     // as a save numbers them.

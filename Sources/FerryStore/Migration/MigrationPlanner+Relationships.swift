@@ -116,14 +116,11 @@ extension MigrationPlanner {
                 var move = RelationshipMove(pairs: pairs, target: .joinTable(name: ""), keepsLast: false)
                 switch after {
                 case .foreignKey(let table, let column):
-                    // A destination with sub-entities has its rows' entity beside the key; an ordered inverse keeps
-                    // its order on this table.
-                    let key = destination.mapping(for: entity.name)?.foreignKeys[relationship.name]
+                    // An ordered inverse keeps its order on this table.
                     let order = "_order_\(relationship.name)"
                     move.target = .foreignKey(
                         table: table, column: column,
                         entityIDs: destination.mapping(for: entity.name)?.hierarchyIDs ?? [],
-                        entityColumn: key?.entityColumn.map { (column: $0, table: key?.destinationTable ?? "") },
                         orderColumn: destination.orderColumns(inTable: table).contains(order) ? order : nil)
                     move.keepsLast = policy == .keepLast
                     steps.append(
@@ -203,12 +200,9 @@ extension MigrationPlanner {
 struct RelationshipMove: Sendable {
     /// Where the links go.
     enum Target: Sendable {
-        /// A key column; `entityIDs` are the owner rows' `_ent` values. `entityColumn` names the column that keeps
-        /// the member's `_ent` and the member's table (a destination with sub-entities); `orderColumn` the column
-        /// that keeps the owner's place among the members of its ordered inverse.
-        case foreignKey(
-            table: String, column: String, entityIDs: [Int], entityColumn: (column: String, table: String)?,
-            orderColumn: String?)
+        /// A key column; `entityIDs` are the owner rows' `_ent` values; `orderColumn` the column that keeps the
+        /// owner's place among the members of its ordered inverse.
+        case foreignKey(table: String, column: String, entityIDs: [Int], orderColumn: String?)
         /// A join table of the new layout.
         case joinTable(name: String)
     }

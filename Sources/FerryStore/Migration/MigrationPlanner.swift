@@ -273,7 +273,7 @@ struct MigrationPlanner {
             }
             guard !old.isToMany else {
                 let moved = relationshipMoves.contains { move in
-                    guard case .foreignKey(let table, let name, _, _, _) = move.target else { return false }
+                    guard case .foreignKey(let table, let name, _, _) = move.target else { return false }
                     return table == root && name == column.name
                 }
                 guard moved else {

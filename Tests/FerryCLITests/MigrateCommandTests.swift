@@ -60,6 +60,33 @@ struct MigrateCommandTests {
         #expect(inspect.standardOutput.contains("by ferry migrate"))
     }
 
+    @Test func planListsTextThatIsNotADateWithItsCountAndKeysAndRejectConvertsTheRest() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write(Self.v1 + "\n      added: string\n", "v1.yml", in: folder)
+        try write(
+            "sku,name,added\nA,a,2026-01-05\nB,b,soon\nC,c,2026-01-05T09:00:00Z\nD,d,05/01/2026\n", "p.csv", in: folder)
+        let imported = try ferry.run(
+            ["import", "p.csv", "--store", "s.sqlite", "--model", "v1.yml", "--entity", "Product"], in: folder)
+        #expect(imported.status == 0, "\(imported.standardError)")
+        try write(Self.v1 + "\n      added: date\n", "v2.yml", in: folder)
+        let plan = try ferry.run(["migrate", "--store", "s.sqlite", "--model", "v2.yml", "--plan"], in: folder)
+        #expect(plan.status == 65, "\(plan.standardError)")
+        #expect(plan.standardOutput.contains("convert 'Product.added' from string to date"))
+        #expect(plan.standardOutput.contains("check notConvertible Product.added: 2 rows (such as _pk 2, _pk 4)"))
+        #expect(plan.standardOutput.contains("expected ISO-8601 date text"))
+        let rejected = try ferry.run(
+            ["migrate", "--store", "s.sqlite", "--model", "v2.yml", "--on-violation", "reject", "--allow-destructive"],
+            in: folder)
+        #expect(rejected.status == 0, "\(rejected.standardError)")
+        #expect(
+            try values("SELECT added FROM Product ORDER BY sku", in: folder) == [
+                .real(1_767_571_200), .real(1_767_603_600),
+            ])
+        #expect(
+            try values("SELECT pk FROM ferry_migration_rejects ORDER BY pk", in: folder) == [.integer(2), .integer(4)])
+    }
+
     @Test func duplicateKeysExit65AndAPolicyWithConsentResolvesThem() throws {
         let folder = try workspace()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -85,10 +112,13 @@ struct MigrateCommandTests {
     @Test func aChangeThatCannotBeInferredExits78BeforeTouchingTheStore() throws {
         let folder = try workspace()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try write(Self.v1.replacingOccurrences(of: "name: string", with: "name: date"), "v2.yml", in: folder)
+        // Text has no meaning as a transformer's encoded value: no conversion.
+        try write(
+            Self.v1.replacingOccurrences(of: "name: string", with: "name: { type: transformable, transformer: Notes }"),
+            "v2.yml", in: folder)
         let result = try ferry.run(["migrate", "--store", "s.sqlite", "--model", "v2.yml"], in: folder)
         #expect(result.status == 78)
-        #expect(result.standardError.contains("changes type from string to date"))
+        #expect(result.standardError.contains("changes type from string to transformable"))
         #expect(try values("SELECT count(*) FROM ferry_model_history", in: folder) == [.integer(1)])
     }
 

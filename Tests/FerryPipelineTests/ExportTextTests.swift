@@ -1,3 +1,4 @@
+import FerryStore
 import Foundation
 import Testing
 

@@ -1,3 +1,5 @@
+import FerryStore
+
 /// A date pattern such as `dd/MM/yyyy HH:mm:ss` or `yyyy-MM-dd'T'HH:mm:ss.SSSXXX`, compiled once into steps
 /// that read a field's bytes directly (no `DateFormatter` on the hot path).
 ///

@@ -1,3 +1,5 @@
+import FerryStore
+
 /// Dates from borrowed bytes, in the formats the options list.
 extension FieldConverter {
     /// Seconds since 1970 for the first of `formats` that reads `text` completely and gives a valid date, or `nil`.
@@ -17,18 +19,12 @@ extension FieldConverter {
             case .epochMilliseconds:
                 seconds = epochValue(text).map { $0 / 1_000 }
             }
-            if let seconds, CivilTime.secondsRange.contains(seconds) { return asHeldByDate(seconds) }
+            if let seconds, StoredValueCodec.dateSecondsRange.contains(seconds) {
+                return StoredValueCodec.asHeldByDate(seconds)
+            }
         }
         return nil
     }
-
-    /// `seconds` rounded as a `Date` holds them (a double counted from 2001), so that batch mode stores the same
-    /// REAL as context mode, whose value goes through `Date`. Only sub-microsecond digits can change.
-    static func asHeldByDate(_ seconds: Double) -> Double {
-        (seconds - secondsFrom1970To2001) + secondsFrom1970To2001
-    }
-
-    private static let secondsFrom1970To2001: Double = 978_307_200
 
     private static func epochValue(_ text: UnsafeRawBufferPointer) -> Double? {
         guard case .success(let value) = parseDouble(text) else { return nil }

@@ -1,3 +1,5 @@
+import FerryStore
+
 /// Joins the elements of a JSON array of scalars into one string: strings unescaped, numbers and booleans as
 /// written, a separator between them (`["a","b\"c",3]` with `;` gives `a;b"c;3`).
 ///

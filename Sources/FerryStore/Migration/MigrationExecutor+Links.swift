@@ -24,14 +24,27 @@ extension MigrationExecutor {
         for (index, move) in plan.relationshipMoves.enumerated() {
             let links = "temp.\(SQL.identifier(Self.linkTable(index)))"
             switch move.target {
-            case .foreignKey(let table, let column, let entityIDs):
+            case .foreignKey(let table, let column, let entityIDs, let orderColumn):
                 let direction = move.keepsLast ? "DESC" : "ASC"
                 let name = SQL.identifier(table)
+                let key = "\(name).\(SQL.identifier(column))"
                 let ids = entityIDs.map(String.init).joined(separator: ", ")
+                let owners = "WHERE \"_pk\" IN (SELECT owner FROM \(links)) AND \"_ent\" IN (\(ids))"
                 try execute(
                     "UPDATE \(name) SET \(SQL.identifier(column)) = (SELECT l.member FROM \(links) AS l WHERE "
                         + "l.owner = \(name).\"_pk\" ORDER BY l.position \(direction), l.member \(direction) LIMIT 1) "
-                        + "WHERE \"_pk\" IN (SELECT owner FROM \(links)) AND \"_ent\" IN (\(ids))")
+                        + owners)
+                if let orderColumn {
+                    // Each member's owners are numbered 1, 2, … in the order they had (by key where they had none),
+                    // as a save numbers them.
+                    try execute(
+                        "UPDATE \(links) SET inverse_position = numbered.n FROM (SELECT rowid AS r, row_number() OVER "
+                            + "(PARTITION BY member ORDER BY inverse_position, owner) AS n FROM \(links)) AS numbered "
+                            + "WHERE \(links).rowid = numbered.r")
+                    try execute(
+                        "UPDATE \(name) SET \(SQL.identifier(orderColumn)) = (SELECT l.inverse_position FROM \(links) "
+                            + "AS l WHERE l.owner = \(name).\"_pk\" AND l.member = \(key) LIMIT 1) \(owners)")
+                }
             case .joinTable(let join):
                 let isOrdered = plan.destination.joinTables.first { $0.name == join }?.isOrdered ?? false
                 let columns = isOrdered ? "source, destination, position" : "source, destination"

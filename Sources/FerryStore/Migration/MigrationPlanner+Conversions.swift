@@ -1,78 +1,28 @@
 import FerrySQLite
 import Foundation
 
-/// Type changes that are not widenings, carried out as conversions: every value that converts is converted; one
-/// that does not (text that is not a number, a number out of the new type's range, a fraction into an integer) is a
+/// Type changes that are not widenings, carried out as conversions (``TypeConversion`` says which pairs convert and
+/// how): every value that converts is converted; one that does not (text that is not a number or a date, a number
+/// out of the new type's range, a fraction into an integer, bytes that are not UTF-8 into a string) is a
 /// violation the policy decides: `fail` stops, `reject` moves the row into `ferry_migration_rejects`, `default` gives
 /// the value the attribute's default (or null when it is optional and has none). No value is dropped silently.
 extension MigrationPlanner {
-    /// How values of one type become values of another: the SQL test that a value (`$0`) converts, and the SQL of
-    /// the converted value.
-    struct Conversion {
-        var converts: (String) -> String
-        var value: (String) -> String
-    }
-
-    /// The conversion from `old` to `new`, or `nil` when Ferry has none (the change is then not inferable).
-    static func conversion(from old: AttributeType, to new: AttributeType) -> Conversion? {
-        let ranges: [AttributeType: (Int64, Int64)] = [
-            .integer16: (-32768, 32767), .integer32: (-2_147_483_648, 2_147_483_647),
-            .integer64: (Int64.min, Int64.max),
-        ]
-        let isNumber = { (v: String) in
-            "(CASE WHEN json_valid(\(v)) THEN json_type(\(v)) IN ('integer', 'real') ELSE 0 END)"
-        }
-        switch (old, new) {
-        case (_, .integer16), (_, .integer32), (_, .integer64):
-            guard let (low, high) = ranges[new] else { return nil }
-            let inRange = { (v: String) in "\(v) BETWEEN \(low) AND \(high)" }
-            switch old {
-            case .integer16, .integer32, .integer64, .boolean:
-                // Another writer may have left a fraction in an integer column: it does not convert.
-                return Conversion(converts: { "\($0) = CAST(\($0) AS INTEGER) AND \(inRange($0))" }, value: { $0 })
-            case .double, .float:
-                return Conversion(
-                    converts: { "\($0) = CAST(\($0) AS INTEGER) AND \(inRange($0))" },
-                    value: { "CAST(\($0) AS INTEGER)" })
-            case .string, .decimal:
-                return Conversion(
-                    converts: { v in
-                        "(CASE WHEN json_valid(\(v)) THEN json_type(\(v)) = 'integer' ELSE 0 END) AND "
-                            + inRange("CAST(\(v) AS INTEGER)")
-                    }, value: { "CAST(\($0) AS INTEGER)" })
-            default: return nil
-            }
-        case (.double, .float):
-            return Conversion(converts: { _ in "1" }, value: { $0 })
-        case (.string, .double), (.string, .float), (.decimal, .double), (.decimal, .float):
-            return Conversion(converts: isNumber, value: { "CAST(\($0) AS REAL)" })
-        case (.string, .decimal):
-            return Conversion(converts: isNumber, value: { "trim(\($0))" })
-        case (.double, .decimal), (.float, .decimal):
-            // Only whole numbers: a binary fraction has no exact decimal text that SQL can give.
-            return Conversion(
-                converts: { "\($0) = CAST(\($0) AS INTEGER)" }, value: { "CAST(CAST(\($0) AS INTEGER) AS TEXT)" })
-        case (.string, .boolean):
-            return Conversion(
-                converts: { "lower(trim(\($0))) IN ('true', 'false', 'yes', 'no', '1', '0')" },
-                value: { "(lower(trim(\($0))) IN ('true', 'yes', '1'))" })
-        case (.integer16, .boolean), (.integer32, .boolean), (.integer64, .boolean):
-            return Conversion(converts: { "\($0) IN (0, 1)" }, value: { $0 })
-        default:
-            return nil
-        }
-    }
-
     /// Plans the conversion of `column` of `table` from `old` to `new`: counts the values that do not convert and
     /// decides what happens to them; sets the copy's expression.
     mutating func planConversion(
         from old: AttributeDescription, to new: AttributeDescription, of owner: String, column: String,
         table: String, ids: [Int], rows: Int, into planned: inout TableMigration.Column
     ) throws {
-        guard let conversion = Self.conversion(from: old.type, to: new.type) else {
+        guard let conversion = TypeConversion.between(old.type, new.type) else {
             throw notInferable(
                 "attribute '\(owner).\(new.name)' changes type from \(old.type.name) to \(new.type.name), which Ferry "
                     + "cannot convert")
+        }
+        if Self.storesExternally(old) || Self.storesExternally(new) {
+            // Externally stored values are blob references in the rows, not the bytes a conversion reads or writes.
+            throw notInferable(
+                "attribute '\(owner).\(new.name)' changes type from \(old.type.name) to \(new.type.name) and keeps "
+                    + "values in blob files; first migrate to a model where it does not allow external storage")
         }
         let value = Self.qualified(table, column)
         let failing =
@@ -97,7 +47,8 @@ extension MigrationPlanner {
                 rejections.append(
                     Rejection(
                         table: table, entity: owner, condition: failing,
-                        reason: "the value of \(name) does not convert from \(old.type.name) to \(new.type.name)"))
+                        reason: "the value of \(name) does not convert from \(old.type.name) to \(new.type.name) "
+                            + "(expected \(conversion.expectation))"))
                 steps.append(
                     MigrationStep(
                         kind: "rejectRows", entity: owner,
@@ -115,7 +66,8 @@ extension MigrationPlanner {
                         isDestructive: true))
             default:
                 resolution =
-                    "\(failures) values of \(name) do not convert to \(new.type.name); fix them first (a "
+                    "\(failures) values of \(name) do not convert to \(new.type.name) (expected "
+                    + "\(conversion.expectation)); fix them first (a "
                     + "willMigrate stage), or run with --on-violation reject or default"
                 blocks = true
             }
@@ -126,9 +78,7 @@ extension MigrationPlanner {
         }
         let source = SQL.identifier(column)
         planned.cast = true
-        planned.conversion =
-            "CASE WHEN \(source) IS NULL THEN NULL WHEN \(conversion.converts(source)) THEN "
-            + "\(conversion.value(source)) ELSE \(replacement) END"
+        planned.conversion = conversion.copyExpression(of: source, replacement: replacement)
     }
 
     /// `value` as an SQL literal.

@@ -50,23 +50,26 @@ extension MigrationPlanner {
         return .joinTable(name: join.name, ownerIsSource: ownerIsSource, isOrdered: join.isOrdered)
     }
 
-    /// The `owner, member, position` rows of a relationship stored as `storage` in the old layout, for owners of the
-    /// entities numbered `ownerIDs`.
+    /// The `owner, member, position, inverse_position` rows of a relationship stored as `storage` in the old layout,
+    /// for owners of the entities numbered `ownerIDs`: `position` orders the members of an owner, `inverse_position`
+    /// the owners of a member (the other side's order, when that side is an ordered to-many of a join table).
     func pairs(of storage: RelationshipStorage, ownerIDs: [Int], memberIDs: [Int]) -> String {
         let q = SQL.identifier
         func ids(_ list: [Int]) -> String { list.map(String.init).joined(separator: ", ") }
         switch storage {
         case .foreignKey(let table, let column):
-            return "SELECT \(q("_pk")) AS owner, \(q(column)) AS member, NULL AS position FROM \(q(table)) "
+            return "SELECT \(q("_pk")) AS owner, \(q(column)) AS member, NULL AS position, NULL AS inverse_position "
+                + "FROM \(q(table)) "
                 + "WHERE \(q(column)) IS NOT NULL AND \(q("_ent")) IN (\(ids(ownerIDs)))"
         case .inverseForeignKey(let table, let column, let order):
-            return "SELECT \(q(column)) AS owner, \(q("_pk")) AS member, \(order.map(q) ?? "NULL") AS position "
-                + "FROM \(q(table)) WHERE \(q(column)) IS NOT NULL AND \(q("_ent")) IN (\(ids(memberIDs)))"
+            return "SELECT \(q(column)) AS owner, \(q("_pk")) AS member, \(order.map(q) ?? "NULL") AS position, "
+                + "NULL AS inverse_position FROM \(q(table)) WHERE \(q(column)) IS NOT NULL AND \(q("_ent")) IN (\(ids(memberIDs)))"
         case .joinTable(let name, let ownerIsSource, let isOrdered):
             return ownerIsSource
-                ? "SELECT source AS owner, destination AS member, \(isOrdered ? "position" : "NULL") AS position "
-                    + "FROM \(q(name))"
-                : "SELECT destination AS owner, source AS member, NULL AS position FROM \(q(name))"
+                ? "SELECT source AS owner, destination AS member, \(isOrdered ? "position" : "NULL") AS position, "
+                    + "NULL AS inverse_position FROM \(q(name))"
+                : "SELECT destination AS owner, source AS member, NULL AS position, "
+                    + "\(isOrdered ? "position" : "NULL") AS inverse_position FROM \(q(name))"
         }
     }
 
@@ -113,9 +116,12 @@ extension MigrationPlanner {
                 var move = RelationshipMove(pairs: pairs, target: .joinTable(name: ""), keepsLast: false)
                 switch after {
                 case .foreignKey(let table, let column):
+                    // An ordered inverse keeps its order on this table.
+                    let order = "_order_\(relationship.name)"
                     move.target = .foreignKey(
                         table: table, column: column,
-                        entityIDs: destination.mapping(for: entity.name)?.hierarchyIDs ?? [])
+                        entityIDs: destination.mapping(for: entity.name)?.hierarchyIDs ?? [],
+                        orderColumn: destination.orderColumns(inTable: table).contains(order) ? order : nil)
                     move.keepsLast = policy == .keepLast
                     steps.append(
                         MigrationStep(
@@ -194,13 +200,14 @@ extension MigrationPlanner {
 struct RelationshipMove: Sendable {
     /// Where the links go.
     enum Target: Sendable {
-        /// A key column; `entityIDs` are the owner rows' `_ent` values.
-        case foreignKey(table: String, column: String, entityIDs: [Int])
+        /// A key column; `entityIDs` are the owner rows' `_ent` values; `orderColumn` the column that keeps the
+        /// owner's place among the members of its ordered inverse.
+        case foreignKey(table: String, column: String, entityIDs: [Int], orderColumn: String?)
         /// A join table of the new layout.
         case joinTable(name: String)
     }
 
-    /// `SELECT owner, member, position …` over the old layout.
+    /// `SELECT owner, member, position, inverse_position …` over the old layout.
     var pairs: String
     var target: Target
     /// Whether an owner with several members keeps the last (else the first), by position then `_pk`.

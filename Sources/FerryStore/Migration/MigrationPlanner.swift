@@ -273,7 +273,7 @@ struct MigrationPlanner {
             }
             guard !old.isToMany else {
                 let moved = relationshipMoves.contains { move in
-                    guard case .foreignKey(let table, let name, _) = move.target else { return false }
+                    guard case .foreignKey(let table, let name, _, _) = move.target else { return false }
                     return table == root && name == column.name
                 }
                 guard moved else {
@@ -364,8 +364,9 @@ struct MigrationPlanner {
         case (.integer16, .double), (.integer32, .double), (.integer64, .double): return true
         case (.integer16, .float), (.integer32, .float): return true
         case (.integer16, .decimal), (.integer32, .decimal), (.integer64, .decimal): return true
+        case (.date, .double), (.date, .float): return false
         case (.integer16, .string), (.integer32, .string), (.integer64, .string), (.double, .string),
-            (.float, .string), (.boolean, .string):
+            (.float, .string):
             return true
         case (.decimal, .string), (.uuid, .string), (.uri, .string): return false
         default: return nil

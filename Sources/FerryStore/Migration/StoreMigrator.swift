@@ -69,6 +69,8 @@ public struct StoreMigrator: Sendable {
         _ = try model.validate()
         let connection = try open(mode: .readOnly)
         return try wrapped("plan the migration") {
+            // The checks count the values that do not convert with the conversions' own functions.
+            try PersistentStore.registerSQLFunctions(on: connection)
             let source = try PersistentStore.storedModel(on: connection)
             let schema = try StoreSchema(model: source, entityIDs: StoreSchema.storedEntityIDs(on: connection))
             var planner = MigrationPlanner(source: schema, model: model, connection: connection, policy: policy)

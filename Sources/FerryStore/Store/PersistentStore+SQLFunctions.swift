@@ -22,5 +22,6 @@ extension PersistentStore {
         try BatchSQLFunctions.register(on: connection)
         try DerivationSQLFunctions.register(on: connection)
         try StoredValueCodec.registerKeyTextFunction(on: connection)
+        try ConversionSQLFunctions.register(on: connection)
     }
 }

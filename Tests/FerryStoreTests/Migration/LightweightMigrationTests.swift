@@ -140,12 +140,12 @@ struct LightweightMigrationTests {
     @Test func aTypeChangeWithoutAConversionCannotBeInferredAndTouchesNothing() async throws {
         try await MigrationFixture.withStorePath { path in
             try await MigrationFixture.makeStore(at: path, Self.v1, rows: Self.rows)
-            let v2 = Self.v1.replacingOccurrences(of: "price: double", with: "price: date")
+            let v2 = Self.v1.replacingOccurrences(of: "price: double", with: "price: uuid")
             let error = #expect(throws: MigrationError.self) {
                 try StoreMigrator(storePath: path).plan(to: MigrationFixture.model(v2))
             }
             #expect(error?.code == .notInferable)
-            #expect(error?.message.contains("'Product.price' changes type from double to date") == true)
+            #expect(error?.message.contains("'Product.price' changes type from double to uuid") == true)
             #expect(error?.message.contains("custom stage") == true)
         }
     }

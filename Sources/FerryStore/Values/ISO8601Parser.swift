@@ -3,10 +3,14 @@
 /// Accepted: `YYYY-MM-DD`, then optionally `T` (or `t`, or a space) and `HH:MM`, `HH:MM:SS` or
 /// `HH:MM:SS.fraction` (`,` also separates the fraction; any number of digits, nanoseconds kept), then optionally
 /// a zone: `Z` (or `z`), `±HH:MM`, `±HHMM` or `±HH`. Our rule: no zone means UTC. Nothing may follow.
-enum ISO8601Parser {
+///
+/// The one reader of date text: the importer's `iso8601` date format and a migration's string → date conversion
+/// both read through it, so they agree on what a date text is.
+package enum ISO8601Parser {
     /// The date and time `bytes` hold, or `nil` when they are not in an accepted form. Ranges are checked by
     /// ``CivilTime/secondsSince1970``.
-    static func parse(_ bytes: UnsafeRawBufferPointer) -> CivilTime? {
+    @inlinable
+    package static func parse(_ bytes: UnsafeRawBufferPointer) -> CivilTime? {
         var cursor = ByteCursor(bytes)
         var time = CivilTime()
         guard let year = cursor.digits(exactly: 4), cursor.skip(UInt8(ascii: "-")),
@@ -42,10 +46,11 @@ enum ISO8601Parser {
     }
 
     /// Reads one or more fraction digits as nanoseconds; digits past the ninth are read and dropped.
-    static func readFraction(_ cursor: inout ByteCursor) -> Int? {
+    @inlinable
+    package static func readFraction(_ cursor: inout ByteCursor) -> Int? {
         var nanosecond = 0
         var count = 0
-        while let digit = cursor.peek?.asciiDigit {
+        while let byte = cursor.peek, let digit = ByteCursor.digit(byte) {
             if count < 9 { nanosecond = nanosecond * 10 + digit }
             count += 1
             cursor.index += 1
@@ -57,7 +62,8 @@ enum ISO8601Parser {
 
     /// Reads `Z`, `±HH:MM`, `±HHMM` or `±HH` as seconds east of UTC (`nil` when none is there). Offsets must stay
     /// under 24 hours with minutes 0...59.
-    static func readZone(_ cursor: inout ByteCursor, allowsColon: Bool = true, allowsBasic: Bool = true)
+    @inlinable
+    package static func readZone(_ cursor: inout ByteCursor, allowsColon: Bool = true, allowsBasic: Bool = true)
         -> Int?
     {
         if cursor.skip(either: UInt8(ascii: "Z"), or: UInt8(ascii: "z")) != nil { return 0 }

@@ -1,9 +1,11 @@
-/// ISO 8601 text of Unix times, written without Foundation's formatters (which allocate per call).
-enum ISO8601Text {
+/// ISO 8601 text of Unix times, written without Foundation's formatters (which allocate per call): how the exporter
+/// writes a date, and what a migration's date → string conversion stores.
+package enum ISO8601Text {
     /// Writes `seconds` since 1970 as `2026-01-05T09:00:00Z` (with `.fff…` only when the time has a fraction of a
     /// second, to the microsecond, trailing zeros dropped) at the start of `buffer` (at least 40 bytes); returns how
     /// many bytes. Years before 1 or after 9999 are written with their sign or extra digits.
-    static func write(seconds: Double, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    @inlinable
+    package static func write(seconds: Double, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard seconds.isFinite, abs(seconds) < 1e14 else { return copy("invalid-date", into: buffer) }
         let micros = Int64((seconds * 1_000_000).rounded())
         let wholeSeconds = floorDivide(micros, 1_000_000)
@@ -54,20 +56,22 @@ enum ISO8601Text {
     }
 
     /// The text of `seconds`, for manifests and messages.
-    static func string(seconds: Double) -> String {
+    package static func string(seconds: Double) -> String {
         withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { buffer in
             let count = write(seconds: seconds, into: buffer)
             return String(decoding: UnsafeRawBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
         }
     }
 
-    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+    @usableFromInline
+    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
         let quotient = value / divisor
         return value % divisor < 0 ? quotient - 1 : quotient
     }
 
     /// The proleptic Gregorian date of a day number (Howard Hinnant's `civil_from_days`).
-    private static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    @usableFromInline
+    static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let shifted = days + 719_468
         let era = floorDivide(shifted, 146_097)
         let dayOfEra = shifted - era * 146_097
@@ -79,40 +83,10 @@ enum ISO8601Text {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    private static func copy(_ text: StaticString, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    @usableFromInline
+    static func copy(_ text: StaticString, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         let bytes = UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
         buffer.copyMemory(from: bytes)
         return bytes.count
-    }
-}
-
-/// Base64 (RFC 4648, standard alphabet, with padding), into caller-owned memory.
-enum Base64Text {
-    private static let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-
-    /// The length of the encoding of `count` bytes.
-    static func encodedCount(_ count: Int) -> Int { (count + 2) / 3 * 4 }
-
-    /// Encodes `bytes` at the start of `output`, which holds at least ``encodedCount(_:)`` bytes.
-    static func encode(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
-        let table = alphabet.utf8Start
-        var out = 0
-        var index = 0
-        while index + 3 <= bytes.count {
-            let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            output[out] = table[Int(value >> 18 & 63)]
-            output[out + 1] = table[Int(value >> 12 & 63)]
-            output[out + 2] = table[Int(value >> 6 & 63)]
-            output[out + 3] = table[Int(value & 63)]
-            out += 4
-            index += 3
-        }
-        let rest = bytes.count - index
-        guard rest > 0 else { return }
-        let value = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
-        output[out] = table[Int(value >> 18 & 63)]
-        output[out + 1] = table[Int(value >> 12 & 63)]
-        output[out + 2] = rest == 2 ? table[Int(value >> 6 & 63)] : 0x3D
-        output[out + 3] = 0x3D
     }
 }

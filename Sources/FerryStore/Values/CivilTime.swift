@@ -1,24 +1,34 @@
 /// A date and time of the proleptic Gregorian calendar as read from a field, with its UTC offset; turned into
 /// seconds since 1970 with integer arithmetic (no `Calendar`, no `DateFormatter`).
-struct CivilTime {
-    var year = 1970
-    var month = 1
-    var day = 1
-    var hour = 0
-    var minute = 0
+package struct CivilTime {
+    /// The civil time 1970-01-01T00:00:00Z; set the fields read.
+    @inlinable
+    package init() {}
+
+    /// The year, 0...9999.
+    package var year = 1970
+    /// The month, 1...12.
+    package var month = 1
+    /// The day of the month, from 1.
+    package var day = 1
+    /// The hour, 0...23.
+    package var hour = 0
+    /// The minute, 0...59.
+    package var minute = 0
     /// 0...60: 60 is a leap second, counted as the first second of the next minute.
-    var second = 0
+    package var second = 0
     /// The fraction of the second, in nanoseconds.
-    var nanosecond = 0
+    package var nanosecond = 0
     /// The offset from UTC east of Greenwich, in seconds (`+01:00` is 3600). Our rule: no zone means UTC.
-    var offsetSeconds = 0
+    package var offsetSeconds = 0
 
     /// The earliest and latest instants a date field may name: years 0000 to 9999, as four digits allow.
-    static let secondsRange: ClosedRange<Double> = -62_167_219_200...253_402_300_799
+    package static let secondsRange: ClosedRange<Double> = -62_167_219_200...253_402_300_799
 
     /// Seconds since 1970-01-01T00:00:00Z, or `nil` when a component is out of range (month 13, February 30th
     /// outside a leap year, hour 24, minute 60, second 61, offset past ±23:59).
-    var secondsSince1970: Double? {
+    @inlinable
+    package var secondsSince1970: Double? {
         guard (0...9999).contains(year), (1...12).contains(month),
             (1...Self.daysInMonth(month, year: year)).contains(day),
             (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
@@ -30,12 +40,14 @@ struct CivilTime {
     }
 
     /// Whether `year` has a February 29th.
-    static func isLeapYear(_ year: Int) -> Bool {
+    @inlinable
+    package static func isLeapYear(_ year: Int) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
     /// The number of days in `month` (1...12) of `year`.
-    static func daysInMonth(_ month: Int, year: Int) -> Int {
+    @inlinable
+    package static func daysInMonth(_ month: Int, year: Int) -> Int {
         switch month {
         case 2: isLeapYear(year) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -44,7 +56,8 @@ struct CivilTime {
     }
 
     /// Days from 1970-01-01 to the given civil date (negative before), after Howard Hinnant's `days_from_civil`.
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    @inlinable
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
         let yearOfEra = shiftedYear - era * 400  // 0...399

@@ -47,6 +47,8 @@ struct BlobFileBatch {
         for (hash, temporary) in pending {
             guard let reference = BlobReference(hash: hash) else { continue }
             let file = folder.filePath(of: reference)
+            // The temporary file sits in a sub-folder of its random name; the file's own may not exist yet.
+            try folder.makeFolder(folder.path + "/" + hash.prefix(2), parent: folder.path)
             guard rename(temporary, file) == 0 else { throw BlobFileError(operation: "rename", path: file, errno: errno) }
         }
         try syncFileSystem(folders: subfolders)

@@ -97,13 +97,14 @@ struct BlobMigrationCrashTests {
         return state
     }
 
-    /// Imports and exports refuse the store: it is in the middle of a migration.
-    func expectRefused(_ trials: MigrationKillTrials, trial: Int) throws {
+    /// Imports and exports refuse the store: it is in the middle of a migration. The import names `model`, the model
+    /// the store is at (with the model the migration goes to, the import would finish the migration first).
+    func expectRefused(_ trials: MigrationKillTrials, model: String, trial: Int) throws {
         let export = try ferry.run(["export", "--store", trials.store, "--entity", "Product"], in: trials.folder)
         #expect(export.status == 75, "trial \(trial)")
         #expect(export.standardError.contains("middle of a migration"), "trial \(trial)")
         let imported = try ferry.run(
-            ["import", "one.csv", "--store", trials.store, "--model", "v1.yml", "--entity", "Product"],
+            ["import", "one.csv", "--store", trials.store, "--model", model, "--entity", "Product"],
             in: trials.folder)
         #expect(imported.status == 75, "trial \(trial)")
         #expect(imported.standardError.contains("middle of a migration"), "trial \(trial)")
@@ -135,7 +136,7 @@ struct BlobMigrationCrashTests {
                 // refers to: the next run reuses or removes them.
                 if killed.marker {
                     landings.midMove += 1
-                    try expectRefused(trials, trial: trial)
+                    try expectRefused(trials, model: "v1.yml", trial: trial)
                 } else {
                     landings.old += 1
                 }
@@ -182,7 +183,7 @@ struct BlobMigrationCrashTests {
                 #expect(killed.values == before.values && killed.counts == before.counts, "trial \(trial)")
                 if killed.marker {
                     landings.midMove += 1
-                    try expectRefused(trials, trial: trial)
+                    try expectRefused(trials, model: "v2.yml", trial: trial)
                 } else {
                     landings.old += 1
                 }

@@ -35,12 +35,16 @@ struct MigrationKillTrials {
         _ = try connection.checkpoint(.truncate)
     }
 
-    /// Puts a fresh copy of the template in place of the store, its side files and blob folder removed.
+    /// Puts a fresh copy of the template (and of its blob folder, when it has one) in place of the store, its side
+    /// files and blob folder removed.
     func resetStore() throws {
         for suffix in ["", "-wal", "-shm", ".lock", "-blobs"] {
             try? FileManager.default.removeItem(atPath: store + suffix)
         }
         try FileManager.default.copyItem(atPath: template, toPath: store)
+        if FileManager.default.fileExists(atPath: template + "-blobs") {
+            try FileManager.default.copyItem(atPath: template + "-blobs", toPath: store + "-blobs")
+        }
     }
 
     /// The model hash a store is at.

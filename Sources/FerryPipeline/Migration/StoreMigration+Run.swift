@@ -36,8 +36,15 @@ extension StoreMigration {
     ///   and that is not allowed, `.notInferable`, `.missingSourceModel`, `.stageFailed`); ``StoreError``.
     public func run(allowsDestructiveChanges: Bool) async throws -> Outcome {
         var outcome = Outcome(plans: [], results: [])
+        let hops = try hops()
+        guard !hops.isEmpty else {
+            // At the target already: a migration killed after its commit may have left blob files to remove.
+            let removed = try StoreMigrator(storePath: storePath, logger: logger).sweepBlobFolder()
+            if !removed.isEmpty { logger.info("removed blob files a stopped migration left", metadata: ["files": "\(removed.count)"]) }
+            return outcome
+        }
         try await walk(
-            try hops(), allowsDestructiveChanges: allowsDestructiveChanges, automatic: false, outcome: &outcome,
+            hops, allowsDestructiveChanges: allowsDestructiveChanges, automatic: false, outcome: &outcome,
             planOnly: false)
         return outcome
     }

@@ -45,40 +45,9 @@ struct BlobFolder: Sendable, Hashable {
     /// - Throws: ``StoreError`` `.blobFileMissing` when there is no such file, `.blobFileFailed` when it cannot
     ///   be read or is not a regular file.
     func read(_ reference: BlobReference) throws -> Data {
-        let file = filePath(of: reference)
-        let descriptor = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT {
-                throw StoreError(
-                    .blobFileMissing,
-                    "the blob file of \(reference) is missing from the blob folder (was the folder copied with "
-                        + "the store?)", path: file)
-            }
-            throw StoreError.blobFile("reading a blob", BlobFileError(operation: "open", path: file, errno: code))
-        }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            throw StoreError.blobFile("reading a blob", BlobFileError(operation: "fstat", path: file, errno: errno))
-        }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw StoreError(.blobFileFailed, "the blob file of \(reference) is not a regular file", path: file)
-        }
-        var data = Data(count: Int(status.st_size))
-        let count = data.count
-        try data.withUnsafeMutableBytes { buffer in
-            var done = 0
-            while done < count {
-                let read = Foundation.read(descriptor, buffer.baseAddress.map { $0 + done }, count - done)
-                if read < 0 && errno == EINTR { continue }
-                guard read > 0 else {
-                    throw StoreError.blobFile(
-                        "reading a blob", BlobFileError(operation: "read", path: file, errno: read == 0 ? EIO : errno))
-                }
-                done += read
-            }
-        }
+        let reader = try BlobFileReader(folder: self, reference: reference)
+        var data = Data(count: reader.size)
+        try data.withUnsafeMutableBytes { try reader.readExactly(into: $0) }
         return data
     }
 
@@ -136,7 +105,7 @@ struct BlobFolder: Sendable, Hashable {
     }
 
     /// Creates `folder` (in `parent`) unless it exists, syncing `parent` so the new entry survives a power loss.
-    private func makeFolder(_ folder: String, parent: String) throws(BlobFileError) {
+    func makeFolder(_ folder: String, parent: String) throws(BlobFileError) {
         guard mkdir(folder, 0o755) == 0 else {
             guard errno == EEXIST else { throw BlobFileError(operation: "mkdir", path: folder, errno: errno) }
             return

@@ -62,10 +62,12 @@ extension PersistentStore {
     // MARK: On the writer
 
     /// Adds the reference-counting table and triggers (a store made before they existed gets them now), then sweeps.
+    /// A store whose model keeps no values in files is swept too when it has `ferry_blobs`: a migration that moved
+    /// values back into rows and was stopped before its own sweep left their files.
     ///
     /// - Throws: ``StoreError`` `.sqlite` when the table or triggers cannot be made.
     static func prepareBlobs(on connection: Connection, schema: StoreSchema, logger: Logger) throws {
-        guard schema.usesExternalStorage else { return }
+        guard schema.usesExternalStorage || (try? hasBlobTable(connection)) == true else { return }
         do {
             try connection.transaction(.immediate) {
                 for statement in schema.blobStatements { try connection.execute(statement) }
@@ -156,6 +158,12 @@ extension PersistentStore {
         } catch let error as SQLiteError {
             throw StoreError(.sqlite, "sweeping the blob folder failed", path: connection.path, underlying: error)
         }
+    }
+
+    /// Whether the store has `ferry_blobs`.
+    static func hasBlobTable(_ connection: Connection) throws -> Bool {
+        try connection.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ferry_blobs'").fetchOne()
+            != nil
     }
 
     private static func removeFile(of reference: BlobReference, in folder: BlobFolder) throws {

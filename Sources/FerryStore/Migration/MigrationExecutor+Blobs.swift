@@ -5,108 +5,112 @@ import Logging
 /// Values moved between rows and blob files when an attribute's external storage changes, and the blob reference
 /// counts made right for the new layout.
 ///
-/// Crash safety follows the store's own rule for blob files: a file is written (temporary name, sync, rename, folder
-/// synced) before the transaction that makes a row refer to it commits, and a file is removed only after the commit
-/// that drops its last reference. A run killed before its commit leaves the rows as they were, with at most some
-/// files no row refers to, which the next migration's (or the store's) sweep removes.
+/// A table with such a column is copied beside the old one (``MigrationExecutor``'s step 2), and its values move as
+/// the copy is filled: each chunk of rows, bounded by ``chunkRows`` and by ``chunkBytes`` of values moved, is one
+/// transaction that copies the rows, streams their values into files or back into the copy's rows
+/// (``MigrationBlobMover``), makes the chunk's new files durable under their names, and commits; the copy's highest
+/// `_pk` is the checkpoint. Crash safety follows the store's own rule for blob files: a file is durable before the
+/// transaction that makes a row refer to it commits, and a file is removed only after the commit that drops its last
+/// reference (the sweep after the swap). The old table is only read until the swap, so a run killed at any moment
+/// leaves the store at its old model, with at most some files no row refers to: the next run reuses those it needs,
+/// and its sweep removes the rest.
 extension MigrationExecutor {
-    /// Whether the blob bookkeeping may change: either model keeps values in files.
-    var touchesBlobs: Bool { plan.source.usesExternalStorage || plan.destination.usesExternalStorage }
-
-    /// Moves the values of the columns whose attribute's external storage changed, row by row, inside the migration's
-    /// transaction, after the columns have their new names and before the new layout's triggers exist.
-    ///
-    /// - Throws: ``StoreError`` `.blobFileMissing` or `.blobFileFailed` naming the row whose value cannot be moved
-    ///   (the migration then rolls back); `SQLiteError`.
-    func moveBlobs() throws {
-        let moves = plan.tables.flatMap { table in
-            table.columns.compactMap { column in column.blobMove.map { (table.table, column.name, $0) } }
-        }
-        guard !moves.isEmpty else { return }
-        guard let folder = BlobFolder(databasePath: connection.path) else { return }
-        if let create = plan.destination.blobStatements.first {
-            try execute(create)
-        } else {
+    /// The movers of the columns of `table` whose attribute's external storage changed (none for a store in memory,
+    /// which has no blob folder). `ferry_blobs` is made first when values go to files, so each can be registered
+    /// with its size.
+    func blobMovers(for table: TableMigration) throws -> [MigrationBlobMover] {
+        let moving = table.columns.filter { $0.blobMove != nil }
+        guard !moving.isEmpty, let folder = BlobFolder(databasePath: connection.path) else { return [] }
+        if moving.contains(where: { $0.blobMove == .toFiles }) {
             try execute(
-                "CREATE TABLE IF NOT EXISTS ferry_blobs (hash TEXT PRIMARY KEY, size INTEGER NOT NULL, "
+                plan.destination.blobStatements.first
+                    ?? "CREATE TABLE IF NOT EXISTS ferry_blobs (hash TEXT PRIMARY KEY, size INTEGER NOT NULL, "
                     + "refs INTEGER NOT NULL) WITHOUT ROWID")
         }
-        let writer = BlobWriter(folder: folder, threshold: plan.externalStorageThreshold, connection: connection)
-        for (table, column, move) in moves {
-            let value = SQL.identifier(column)
-            let condition =
-                switch move {
-                case .toFiles: "typeof(\(value)) = 'blob' AND length(\(value)) > \(plan.externalStorageThreshold)"
-                case .toRows: BlobReference.sqlCondition(value)
-                }
-            let next = try connection.prepare(
-                "SELECT \"_pk\" FROM \(SQL.identifier(table)) WHERE \"_pk\" > ? AND \(condition) ORDER BY \"_pk\" "
-                    + "LIMIT 256")
-            let read = try connection.prepare("SELECT \(value) FROM \(SQL.identifier(table)) WHERE \"_pk\" = ?")
-            let update = try connection.prepare(
-                "UPDATE \(SQL.identifier(table)) SET \(value) = ? WHERE \"_pk\" = ?")
-            var last: Int64 = 0
-            var moved = 0
-            while true {
-                try next.bind([.integer(last)])
-                let keys = try next.fetchAll().compactMap { $0[0].integer }
-                next.reset()
-                guard let highest = keys.last else { break }
-                for key in keys {
-                    try read.bind([.integer(key)])
-                    guard try read.step() else {
-                        read.reset()
-                        continue
-                    }
-                    switch move {
-                    case .toFiles:
-                        let reference = try read.withBlobBytes(at: 0) { try writer.store($0) }
-                        read.reset()
-                        try update.bind([.text(reference.storedText), .integer(key)])
-                    case .toRows:
-                        let text = read.text(at: 0) ?? ""
-                        read.reset()
-                        let bytes = try bytes(of: text, in: folder, table: table, column: column, row: key)
-                        try update.bind([.blob(Array(bytes)), .integer(key)])
-                    }
-                    try update.run()
-                    update.reset()
-                    moved += 1
-                    if move == .toFiles { try afterBlobFile?("\(table).\(column)", moved) }
-                }
-                last = highest
+        return moving.compactMap { column in
+            column.blobMove.map { move in
+                MigrationBlobMover(
+                    connection: connection, folder: folder, threshold: plan.externalStorageThreshold, table: table,
+                    column: column, move: move)
             }
-            logger.debug(
-                "moved values between rows and blob files",
-                metadata: ["column": "\(table).\(column)", "values": "\(moved)", "to": "\(move)"])
         }
     }
 
-    /// The bytes of the blob file `text` refers to.
-    private func bytes(of text: String, in folder: BlobFolder, table: String, column: String, row: Int64) throws
-        -> Data
-    {
-        guard let reference = BlobReference(storedText: text) else {
-            throw StoreError(
-                .invalidBlobReference, "row \(row) of '\(table)' holds no blob reference in '\(column)'",
-                path: connection.path)
+    /// Fills the copy of `table` from where it stopped, a chunk per transaction, the chunk's values moved by
+    /// `movers`; `insert` copies the old rows with `_pk` in `(?, ?]`, the moving values left NULL.
+    ///
+    /// - Returns: the rows in the copy.
+    /// - Throws: as ``MigrationBlobMover/moveValues(after:through:each:)``; the chunk in progress rolls back, the
+    ///   chunks before it stay.
+    func copyMovingBlobs(_ table: TableMigration, insert: String, movers: [MigrationBlobMover]) throws -> Int {
+        guard let sourceTable = table.sourceTable else { return 0 }
+        let copy = Self.copyName(of: table.table)
+        let sizes = try tableExists("ferry_blobs")
+        let bytes = movers.map { $0.movedBytes(sizes: sizes) }.joined(separator: " + ")
+        // The chunk: at most chunkRows rows, and no more rows once the values to move reach chunkBytes.
+        let range = try connection.prepare(
+            "SELECT \"_pk\", \(bytes) FROM \(SQL.identifier(sourceTable)) WHERE \"_pk\" > ? ORDER BY \"_pk\" "
+                + "LIMIT \(max(chunkRows, 1))")
+        let rows = try connection.prepare(insert)
+        let highest = try connection.prepare("SELECT coalesce(max(\"_pk\"), 0) FROM \(SQL.identifier(copy))")
+        var copied = try count(copy)
+        var moved: [String: Int] = [:]
+        while true {
+            let added = try connection.transaction(.immediate) { () -> Int in
+                do {
+                    let last = try highest.fetchOne()?[0].integer ?? 0
+                    guard let upper = try chunkEnd(range, after: last) else { return 0 }
+                    try rows.bind([.integer(last), .integer(upper)])
+                    try rows.run()
+                    let added = connection.changes
+                    for mover in movers {
+                        let before = moved[mover.name] ?? 0
+                        let count = try mover.moveValues(after: last, through: upper) { values in
+                            try afterBlobFile?(mover.name, before + values)
+                        }
+                        moved[mover.name] = before + count
+                    }
+                    for mover in movers { try mover.publish() }
+                    return added
+                } catch {
+                    for mover in movers { mover.discard() }
+                    throw error
+                }
+            }
+            guard added > 0 else { break }
+            copied += added
+            try afterChunk?(table.table, copied)
         }
-        do {
-            return try folder.read(reference)
-        } catch let error as StoreError {
-            throw StoreError(
-                error.code,
-                "cannot move the value of '\(table).\(column)' of row \(row) back into its row: \(error.message)",
-                path: error.path, underlying: error.underlying)
+        for mover in movers {
+            logger.debug(
+                "moved values between rows and blob files",
+                metadata: ["column": "\(mover.name)", "values": "\(moved[mover.name] ?? 0)", "to": "\(mover.move)"])
         }
+        return copied
+    }
+
+    /// The highest `_pk` of the next chunk after `last`, or `nil` when no row is left: `range` lists the next rows
+    /// with the bytes each moves.
+    private func chunkEnd(_ range: Statement, after last: Int64) throws -> Int64? {
+        try range.bind([.integer(last)])
+        defer { range.reset() }
+        var upper: Int64?
+        var bytes = 0
+        while try range.step() {
+            upper = range.int64(at: 0)
+            bytes += Int(range.int64(at: 1))
+            if bytes >= chunkBytes { break }
+        }
+        return upper
     }
 
     /// Sets every `ferry_blobs` count to the references the new layout's rows hold, plus those kept by rows in
     /// `ferry_migration_rejects` (a rejected row's file stays while its record does). One set-based pass over the
-    /// columns that may hold references; it runs when either model keeps values in files, so attributes, entities and
-    /// rows the migration removed, and values moved, leave the counts right.
+    /// columns that may hold references; it runs whenever the store has `ferry_blobs` (even when neither model keeps
+    /// values in files, a stopped migration to another model may have written some), so attributes, entities and rows
+    /// the migration removed, and values moved, leave the counts right.
     func recountBlobReferences() throws {
-        guard touchesBlobs, try tableExists("ferry_blobs") else { return }
+        guard try tableExists("ferry_blobs") else { return }
         let condition = BlobReference.sqlCondition("r")
         var sources = plan.destination.externalStorageColumns.map { table, column in
             "SELECT \(SQL.identifier(column)) AS r FROM \(SQL.identifier(table))"
@@ -139,7 +143,7 @@ extension MigrationExecutor {
     /// After the commit: removes the files no row refers to any more, and what a killed run left. A failure is
     /// logged, not thrown: the migration stands, and the store's sweep at open removes them later.
     func sweepBlobFolder() {
-        guard touchesBlobs, let folder = BlobFolder(databasePath: connection.path) else { return }
+        guard let folder = BlobFolder(databasePath: connection.path) else { return }
         do {
             guard try tableExists("ferry_blobs") else { return }
             let report = try PersistentStore.sweepBlobs(in: folder, on: connection)

@@ -8,12 +8,14 @@ import Logging
 /// 1. A marker (`ferry_migration`) says a migration to the new model is under way; other work is refused meanwhile.
 /// 2. Each table that must be rebuilt is copied beside the old one (`ferry_migrating_<table>`) in chunks of rows,
 ///    each chunk its own transaction; the copy's highest `_pk` is the checkpoint, so a run killed here resumes with
-///    the next chunk (or, for a migration to another model, starts again).
+///    the next chunk (or, for a migration to another model, starts again). A table with a column whose values move
+///    between rows and blob files is rebuilt so: each chunk also moves its rows' values, its new files made durable
+///    before it commits (see ``MigrationBlobMover``), and a chunk ends early once its values reach
+///    ``chunkBytes``.
 /// 3. One transaction does the rest: rows rejected by the violation policy are kept in `ferry_migration_rejects` and
-///    removed, copies are swapped in, tables and columns renamed, added and dropped, values moved between rows and
-///    blob files (each file written and synced before this commit), blob references recounted, defaults filled,
-///    indexes and triggers rebuilt, the entity numbers, model and history written, the integrity checked, and the
-///    marker removed.
+///    removed, copies are swapped in, tables and columns renamed, added and dropped, blob references recounted,
+///    defaults filled, indexes and triggers rebuilt, the entity numbers, model and history written, the integrity
+///    checked, and the marker removed.
 /// 4. After the commit, a sweep of the blob folder removes the files no row refers to any more (and any a killed
 ///    run left).
 struct MigrationExecutor {
@@ -22,11 +24,14 @@ struct MigrationExecutor {
     let appliedBy: String
     /// Rows per chunk when a table is copied.
     let chunkRows: Int
+    /// When values move between rows and blob files: a chunk takes no more rows once the values it moves reach this
+    /// many bytes (at least one row per chunk).
+    var chunkBytes = StoreMigrator.defaultChunkBytes
     let logger: Logger
     /// Called after each committed chunk of a copy with the table and the rows copied so far (tests stop here).
     var afterChunk: ((String, Int) throws -> Void)? = nil
-    /// Called after each value moved to a blob file, before the commit, with the column (`Table.column`) and the
-    /// values moved so far (tests stop here).
+    /// Called after each value moved between a row and a blob file, inside its chunk's transaction, with the column
+    /// (`Table.column`) and the values this run moved so far (tests stop here).
     var afterBlobFile: ((String, Int) throws -> Void)? = nil
 
     /// Runs the migration.
@@ -75,24 +80,34 @@ struct MigrationExecutor {
         guard let sourceTable = table.sourceTable else { return }
         let copy = Self.copyName(of: table.table)
         try execute(plan.destination.createTableStatement(forRoot: table.table, named: copy))
+        let movers = try blobMovers(for: table)
         let columns = ["_pk", "_ent", "_opt"] + table.columns.map(\.name)
         let values =
             ["_pk", "_ent", "_opt"].map(SQL.identifier)
             + table.columns.map { column in
                 guard let old = column.source else { return "NULL" }
+                if let mover = movers.first(where: { $0.name == "\(table.table).\(column.name)" }) {
+                    return mover.copiedValue
+                }
                 if let conversion = column.conversion { return conversion }
                 return column.cast ? "CAST(\(SQL.identifier(old)) AS \(column.type))" : SQL.identifier(old)
             }
         let insert =
             "INSERT INTO \(SQL.identifier(copy)) (\(columns.map(SQL.identifier).joined(separator: ", "))) "
             + "SELECT \(values.joined(separator: ", ")) FROM \(SQL.identifier(sourceTable)) WHERE \"_pk\" > ? "
-            + "ORDER BY \"_pk\" LIMIT \(max(chunkRows, 1))"
+        guard movers.isEmpty else {
+            let copied = try copyMovingBlobs(
+                table, insert: insert + "AND \"_pk\" <= ? ORDER BY \"_pk\"", movers: movers)
+            logger.debug("copied a table beside the old one", metadata: ["table": "\(table.table)", "rows": "\(copied)"])
+            return
+        }
+        let chunk = insert + "ORDER BY \"_pk\" LIMIT \(max(chunkRows, 1))"
         var copied = try count(copy)
         while true {
             let added = try connection.transaction(.immediate) { () -> Int in
                 let last = try connection.prepare("SELECT coalesce(max(\"_pk\"), 0) FROM \(SQL.identifier(copy))")
                     .fetchOne()?[0].integer ?? 0
-                let statement = try connection.prepare(insert)
+                let statement = try connection.prepare(chunk)
                 try statement.bind([.integer(last)])
                 try statement.run()
                 return connection.changes
@@ -151,7 +166,6 @@ struct MigrationExecutor {
                 try alterColumns(table)
             }
         }
-        try moveBlobs()
         for statement in plan.destination.createStatements { try execute(statement) }
         try writeLinks()
         for table in altered { try fill(table) }

@@ -172,7 +172,9 @@ struct MigrationPlanner {
                 column, inTable: root, sourceTable: sourceTable, sourceColumns: sourceColumns, rows: rows,
                 destination: destination)
             if let old = planned.source { carried.insert(old) }
-            if planned.cast { table.rebuilds = true }
+            // Values moving between rows and files go into a copy chunk by chunk, so the old table stays as it was
+            // until the swap.
+            if planned.cast || planned.blobMove != nil { table.rebuilds = true }
             table.columns.append(planned)
         }
         for old in sourceColumns where !carried.contains(old.name) {
@@ -198,11 +200,14 @@ struct MigrationPlanner {
                     cost: .onePass, rows: rows, isDestructive: removed > 0))
         }
         if table.rebuilds {
+            let why =
+                table.columns.contains(where: \.cast)
+                ? "a column changes storage class" : "values move between rows and blob files, in chunks"
             steps.append(
                 MigrationStep(
                     kind: "rebuildTable", entity: root,
-                    summary: "copy table '\(sourceTable)' into a new '\(root)' (a column changes storage class)",
-                    cost: .tableRebuild, rows: rows))
+                    summary: "copy table '\(sourceTable)' into a new '\(root)' (\(why))", cost: .tableRebuild,
+                    rows: rows))
         }
         return table
     }

@@ -24,11 +24,18 @@ public struct StoreMigrator: Sendable {
     public var appliedBy: String
     /// Rows per transaction when a table is copied.
     public var chunkRows: Int
+    /// When a table's values move between rows and blob files (an attribute's external storage changed), a chunk of
+    /// the copy takes no more rows once the values it moves reach this many bytes (at least one row per chunk), so a
+    /// chunk's transaction and the log it grows stay small however large the values; 64 MiB by default.
+    public var chunkBytes = Self.defaultChunkBytes
     /// Where the migration logs; at debug level each statement with its duration.
     public var logger: Logger
     /// When an attribute newly allows external storage, its values larger than this many bytes move to blob files
     /// (as ``PersistentStoreDescription/externalStorageThreshold``; 128 KiB by default).
     public var externalStorageThreshold = PersistentStoreDescription.defaultExternalStorageThreshold
+
+    /// The default of ``chunkBytes``: 64 MiB.
+    public static let defaultChunkBytes = 64 << 20
 
     /// Creates a migrator for the store at `storePath`.
     public init(
@@ -82,8 +89,9 @@ public struct StoreMigrator: Sendable {
     /// Runs a plan made by ``plan(to:policy:)``.
     ///
     /// Whenever the process stops, the store is at its old model or the new one, never between: tables that must be
-    /// copied are filled beside the old ones in chunks (a later run goes on from the last chunk), and everything
-    /// else, the swap included, happens in one transaction. Meanwhile the store refuses to be opened for other work
+    /// copied are filled beside the old ones in chunks (a later run goes on from the last chunk), values that move
+    /// between rows and blob files move chunk by chunk as their table is copied, and everything else, the swap
+    /// included, happens in one transaction. Meanwhile the store refuses to be opened for other work
     /// (``StoreError/Code/migrationInProgress``). After it: the integrity of the tables written is checked, the
     /// history holds one entry for the migration with the row counts before and after, and rows the violation
     /// policy removed are in `ferry_migration_rejects` with their reason.
@@ -97,8 +105,8 @@ public struct StoreMigrator: Sendable {
     }
 
     /// ``migrate(to:allowsDestructiveChanges:)`` that calls `afterChunk` after each chunk of a table copy is
-    /// committed, and `afterBlobFile` after each value moved to a blob file, with the column and the values moved so
-    /// far (crash trials stop the process there).
+    /// committed, with the table and the rows copied so far, and `afterBlobFile` after each value moved between a row
+    /// and a blob file, inside its chunk, with the column and the values moved so far (crash trials stop there).
     @discardableResult
     package func migrate(
         to plan: MigrationPlan, allowsDestructiveChanges: Bool, afterChunk: ((String, Int) throws -> Void)?,
@@ -126,6 +134,7 @@ public struct StoreMigrator: Sendable {
             }
             var executor = MigrationExecutor(
                 connection: connection, plan: plan, appliedBy: appliedBy, chunkRows: chunkRows, logger: logger)
+            executor.chunkBytes = max(chunkBytes, 1)
             executor.afterChunk = afterChunk
             executor.afterBlobFile = afterBlobFile
             return try executor.run()
@@ -140,6 +149,25 @@ public struct StoreMigrator: Sendable {
         to model: ManagedObjectModel, policy: ViolationPolicy = .fail, allowsDestructiveChanges: Bool = false
     ) throws -> MigrationResult {
         try migrate(to: plan(to: model, policy: policy), allowsDestructiveChanges: allowsDestructiveChanges)
+    }
+
+    /// Removes the blob files no row refers to, and temporary ones: what a migration stopped after its commit but
+    /// before its own sweep left (the migration is done; this finishes its clean-up). Nothing happens for a store
+    /// without `ferry_blobs`, or while a migration is under way (its files are not yet counted).
+    ///
+    /// - Returns: the files removed, by relative path.
+    /// - Throws: ``StoreError`` `.blobFileFailed` when a file cannot be removed, `.sqlite`.
+    @discardableResult
+    public func sweepBlobFolder() throws -> [String] {
+        guard let folder = BlobFolder(databasePath: storePath) else { return [] }
+        let connection = try open(mode: .readWrite)
+        return try wrapped("sweep the blob folder") {
+            guard try PersistentStore.hasBlobTable(connection), try StoreMigrationState.read(connection) == nil else {
+                return []
+            }
+            let report = try PersistentStore.sweepBlobs(in: folder, on: connection)
+            return report.removedFiles + report.removedTemporaryFiles
+        }
     }
 
     private func open(mode: Connection.Mode) throws -> Connection {

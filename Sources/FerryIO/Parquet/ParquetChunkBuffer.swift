@@ -15,6 +15,8 @@ final class ParquetChunkBuffer {
     let memoryLimit: Int
     /// Bytes buffered since the last ``drain(into:)``.
     private(set) var count = 0
+    /// The data pages' size before compression (headers included) since the last ``drain(into:)``, for the footer.
+    var uncompressedCount = 0
     private var memory: [UInt8] = []
     private var descriptor: Int32 = -1
     /// The output the temporary file is beside (and whose name errors give).
@@ -50,7 +52,7 @@ final class ParquetChunkBuffer {
     ///
     /// - Throws: ``FerryIOError`` `.io` when reading the temporary file or writing the output fails.
     func drain(into output: OutputFile) throws {
-        defer { count = 0 }
+        defer { (count, uncompressedCount) = (0, 0) }
         guard descriptor >= 0 else {
             try memory.withUnsafeBytes { try output.write($0) }
             memory.removeAll(keepingCapacity: true)

@@ -1,62 +1,49 @@
 extension ParquetColumnWriter {
-    /// Encodes the open page (definition levels, then values), compresses it and adds it to the chunk.
+    /// Encodes the open page (definition levels, then values) and hands it to the page queue, which compresses it
+    /// into the chunk.
     ///
-    /// - Throws: ``FerryIOError`` when compression fails.
+    /// - Throws: ``FerryIOError`` when compressing a page failed.
     mutating func writePage() throws {
         guard pageValues > 0 else { return }
-        // The page scratch is shared by all columns: taken here, given back at the end.
-        var body = scratch.take()
-        defer { scratch.giveBack(body) }
+        let page = pages.takeBuffer()
         if isOptional {
             // Data page v1: the levels' byte length (4 bytes, little-endian), then the levels.
-            body.append(contentsOf: [0, 0, 0, 0] as [UInt8])
-            levels.withUnsafeBufferPointer { ParquetHybridEncoder.encode($0, bitWidth: 1, into: &body) }
-            let length = UInt32(body.count - 4)
-            for position in 0..<4 { body[position] = UInt8(truncatingIfNeeded: length >> (8 * UInt32(position))) }
+            page.bytes.append(contentsOf: [0, 0, 0, 0] as [UInt8])
+            levels.withUnsafeBufferPointer { ParquetHybridEncoder.encode($0, bitWidth: 1, into: &page.bytes) }
+            let length = UInt32(page.bytes.count - 4)
+            for position in 0..<4 { page.bytes[position] = UInt8(truncatingIfNeeded: length >> (8 * UInt32(position))) }
         }
         let encoding: Int32
         if usesDictionary {
             let width = max(1, ParquetHybridEncoder.bitWidth(forMaximum: dictionary.count - 1))
-            body.append(UInt8(width))
-            indices.withUnsafeBufferPointer { ParquetHybridEncoder.encode($0, bitWidth: width, into: &body) }
+            page.bytes.append(UInt8(width))
+            indices.withUnsafeBufferPointer { ParquetHybridEncoder.encode($0, bitWidth: width, into: &page.bytes) }
             encoding = ParquetFormat.rleDictionaryEncoding
             wroteDictionaryPage = true
         } else {
-            body.append(contentsOf: plain)
+            page.bytes.append(contentsOf: plain)
             encoding = ParquetFormat.plainEncoding
             wrotePlainPage = true
         }
+        chunkEncoded += page.bytes.count
+        chunkValues += pageValues
         let valueCount = pageValues
-        var thrift = self.thrift
-        let chunk = self.chunk
-        let compressor = self.compressor
-        try body.withUnsafeBytes { page in
-            try compressor.compress(page) { compressed in
-                thrift.reset()
-                thrift.writeDataPageHeader(
-                    uncompressedSize: page.count, compressedSize: compressed.count, valueCount: valueCount,
-                    encoding: encoding)
-                try thrift.bytes.withUnsafeBytes { try chunk.append($0) }
-                try chunk.append(compressed)
-            }
-        }
-        chunkUncompressed += thrift.bytes.count + body.count
-        self.thrift = thrift
-        chunkValues += valueCount
         pageValues = 0
         booleanBits = 0
         levels.removeAll(keepingCapacity: true)
         indices.removeAll(keepingCapacity: true)
         plain.removeAll(keepingCapacity: true)
+        try pages.submit(page, to: chunk, valueCount: valueCount, encoding: encoding)
     }
 
     /// Writes the chunk (its dictionary page first, when a page used it) to `output` and readies the writer for the
-    /// next row group; returns what the footer records about it.
+    /// next row group; returns what the footer records about it. The open page must have been written
+    /// (``writePage()``) and the page queue waited for (``ParquetPageQueue/waitForPages()``).
     ///
     /// - Throws: ``FerryIOError`` when compressing or writing fails.
     mutating func finishChunk(into output: OutputFile) throws -> ParquetChunkMetadata {
-        try writePage()
-        var uncompressed = chunkUncompressed
+        precondition(pageValues == 0, "a chunk finished with its last page still open")
+        var uncompressed = chunk.uncompressedCount
         var compressedTotal = chunk.count
         var dictionaryOffset: Int64?
         if wroteDictionaryPage {
@@ -65,9 +52,9 @@ extension ParquetColumnWriter {
             var thrift = self.thrift
             var headerBytes = 0
             var compressedBytes = 0
-            let compressor = self.compressor
+            let pages = self.pages
             try dictionary.withPlainBytes { page in
-                try compressor.compress(page) { compressed in
+                try pages.compressNow(page) { compressed in
                     thrift.reset()
                     thrift.writeDictionaryPageHeader(
                         uncompressedSize: page.count, compressedSize: compressed.count, entryCount: entries)
@@ -92,7 +79,7 @@ extension ParquetColumnWriter {
             compressedSize: Int64(compressedTotal), dataPageOffset: dataOffset,
             dictionaryPageOffset: dictionaryOffset, nullCount: statistics.nullCount,
             range: statistics.encodedRange(physical))
-        chunkUncompressed = 0
+        chunkEncoded = 0
         chunkValues = 0
         wroteDictionaryPage = false
         wrotePlainPage = false

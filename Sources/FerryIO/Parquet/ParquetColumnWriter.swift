@@ -3,8 +3,9 @@
 /// Values are dictionary-encoded (RLE_DICTIONARY indices over a PLAIN dictionary page) until the chunk's
 /// dictionary passes ``ParquetWriter/Options/dictionaryBytes``; from the next page on they are PLAIN (the
 /// dictionary page still serves the pages before). Booleans are always PLAIN. A page ends when its values reach
-/// ``ParquetWriter/Options/pageBytes``; it is compressed at once into the chunk's ``ParquetChunkBuffer``, which
-/// keeps the first 256 KiB in memory and the rest in a temporary file, so memory does not grow with row groups.
+/// ``ParquetWriter/Options/pageBytes``; it is handed to the writer's ``ParquetPageQueue``, which compresses it into
+/// the chunk's ``ParquetChunkBuffer`` (the first 256 KiB in memory and the rest in a temporary file, so memory does
+/// not grow with row groups).
 ///
 /// A value type kept in memory the ``ParquetWriter`` owns and mutated in place: writing a value takes neither a
 /// reference count nor an exclusivity check.
@@ -15,7 +16,6 @@ struct ParquetColumnWriter {
     let pageBytes: Int
     let dictionaryBytes: Int
     let dictionaryEncodes: Bool
-    let compressor: ParquetCompressor
     var dictionary: ParquetDictionary
     var usesDictionary: Bool
     var statistics: ParquetStatistics
@@ -29,29 +29,28 @@ struct ParquetColumnWriter {
 
     // The current chunk: its data pages, header and compressed body each.
     let chunk: ParquetChunkBuffer
-    var chunkUncompressed = 0
+    /// The encoded size of the chunk's pages handed over so far, before compression.
+    var chunkEncoded = 0
     var chunkValues = 0
     var wroteDictionaryPage = false
     var wrotePlainPage = false
 
-    // Scratch reused from page to page.
-    let scratch: ParquetPageScratch
+    /// Compresses the pages, shared by every column of a writer.
+    let pages: ParquetPageQueue
     var thrift = ThriftCompactWriter()
 
     /// The most values in one page, whatever their size: bounds the levels and indices kept for a page.
     static let maxPageValues = 128 * 1024
 
     init(
-        column: ParquetColumn, options: ParquetWriter.Options, compressor: ParquetCompressor,
-        chunk: ParquetChunkBuffer, scratch: ParquetPageScratch
+        column: ParquetColumn, options: ParquetWriter.Options, chunk: ParquetChunkBuffer, pages: ParquetPageQueue
     ) {
-        self.scratch = scratch
+        self.pages = pages
         self.column = column
         physical = column.type.physical
         isOptional = column.isOptional
         pageBytes = options.pageBytes
         dictionaryBytes = options.dictionaryBytes
-        self.compressor = compressor
         self.chunk = chunk
         dictionaryEncodes = options.usesDictionary && physical != .boolean
         dictionary = ParquetDictionary(isLengthPrefixed: physical == .byteArray)
@@ -63,8 +62,9 @@ struct ParquetColumnWriter {
         levels.reserveCapacity(Self.maxPageValues + 1)
     }
 
-    /// Compressed bytes buffered for the current chunk, with an estimate of the open page.
-    var bufferedBytes: Int { chunk.count + plain.count + indices.count }
+    /// The current chunk's encoded size before compression, with an estimate of the open page. It counts the pages
+    /// as encoded, not as compressed, so that where row groups end does not hang on how far compression has come.
+    var bufferedBytes: Int { chunkEncoded + plain.count + indices.count }
 
     // MARK: Values
 
@@ -161,23 +161,5 @@ struct ParquetColumnWriter {
     private mutating func fallBackToPlain() throws {
         if pageValues > 0 { try writePage() }
         usesDictionary = false
-    }
-}
-
-/// The buffer a page is assembled in before compression, shared by every column of a writer (one page is written at
-/// a time), so that its size is paid once rather than once per column.
-final class ParquetPageScratch {
-    private var bytes: [UInt8] = []
-
-    /// The buffer, emptied, its capacity kept; hand it back with ``giveBack(_:)``.
-    func take() -> [UInt8] {
-        var taken: [UInt8] = []
-        swap(&taken, &bytes)
-        taken.removeAll(keepingCapacity: true)
-        return taken
-    }
-
-    func giveBack(_ buffer: [UInt8]) {
-        bytes = buffer
     }
 }

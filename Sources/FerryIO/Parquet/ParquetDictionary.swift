@@ -12,9 +12,9 @@
 struct ParquetDictionary {
     /// The dictionary page's body: each entry's PLAIN encoding, in index order.
     private var plain: [UInt8] = []
-    /// Where each entry's value bytes start in ``plain`` (after a byte array's length prefix), and how long.
-    private var starts: [Int32] = []
-    private var lengths: [Int32] = []
+    /// Where each entry's value bytes start in ``plain`` (after a byte array's length prefix), and how long: side by
+    /// side, so that a probe reads both from one cache line.
+    private var entries: [Entry] = []
     /// Entry index + 1 for each slot; 0 is empty.
     private var slots: [Int32]
     private var mask: Int
@@ -22,7 +22,7 @@ struct ParquetDictionary {
     let isLengthPrefixed: Bool
 
     /// The number of entries.
-    var count: Int { starts.count }
+    var count: Int { entries.count }
     /// The size of the dictionary page's body.
     var plainCount: Int { plain.count }
 
@@ -42,8 +42,7 @@ struct ParquetDictionary {
     /// Empties the dictionary for the next column chunk, keeping its buffers.
     mutating func reset() {
         plain.removeAll(keepingCapacity: true)
-        starts.removeAll(keepingCapacity: true)
-        lengths.removeAll(keepingCapacity: true)
+        entries.removeAll(keepingCapacity: true)
         for index in slots.indices { slots[index] = 0 }
     }
 
@@ -54,26 +53,25 @@ struct ParquetDictionary {
         while true {
             let entry = Int(slots[slot])
             if entry == 0 { break }
-            if Int(lengths[entry - 1]) == value.count && matches(entry - 1, value) {
+            if Int(entries[entry - 1].length) == value.count && matches(entry - 1, value) {
                 return (UInt32(entry - 1), false)
             }
             slot = (slot + 1) & mask
         }
-        let index = starts.count
+        let index = entries.count
         if isLengthPrefixed {
             withUnsafeBytes(of: UInt32(value.count).littleEndian) { plain.append(contentsOf: $0) }
         }
-        starts.append(Int32(plain.count))
-        lengths.append(Int32(value.count))
+        entries.append(Entry(start: Int32(plain.count), length: Int32(value.count)))
         plain.append(contentsOf: value)
         slots[slot] = Int32(index + 1)
-        if starts.count * 2 > slots.count { grow() }
+        if entries.count * 2 > slots.count { grow() }
         return (UInt32(index), true)
     }
 
     private func matches(_ entry: Int, _ value: UnsafeRawBufferPointer) -> Bool {
         guard let source = value.baseAddress else { return true }
-        let start = Int(starts[entry])
+        let start = Int(entries[entry].start)
         return plain.withUnsafeBytes { stored in
             memcmp(stored.baseAddress.unsafelyUnwrapped + start, source, value.count) == 0
         }
@@ -83,9 +81,9 @@ struct ParquetDictionary {
         var slots = [Int32](repeating: 0, count: self.slots.count * 2)
         let mask = slots.count - 1
         plain.withUnsafeBytes { stored in
-            for entry in starts.indices {
-                let start = Int(starts[entry])
-                let value = UnsafeRawBufferPointer(rebasing: stored[start..<(start + Int(lengths[entry]))])
+            for entry in entries.indices {
+                let start = Int(entries[entry].start)
+                let value = UnsafeRawBufferPointer(rebasing: stored[start..<(start + Int(entries[entry].length))])
                 var slot = Int(truncatingIfNeeded: Self.hash(value)) & mask
                 while slots[slot] != 0 { slot = (slot + 1) & mask }
                 slots[slot] = Int32(entry + 1)
@@ -93,6 +91,12 @@ struct ParquetDictionary {
         }
         self.slots = slots
         self.mask = mask
+    }
+
+    /// Where an entry's value bytes are in ``plain``.
+    private struct Entry {
+        var start: Int32
+        var length: Int32
     }
 
     /// A 64-bit hash of `bytes`, eight at a time.

@@ -19,7 +19,9 @@
 ///
 /// The file uses data pages v1, PLAIN and RLE_DICTIONARY encodings with RLE/bit-packed definition levels (for
 /// optional columns only), column statistics (minimum, maximum, null count) in the footer, and the compression of
-/// ``Options/compression``. Writing a value allocates nothing once the buffers have grown to a page's size.
+/// ``Options/compression``, done on a thread of its own while the next pages are encoded (see
+/// ``Options/compressesConcurrently``). Writing a value allocates nothing once the buffers have grown to a page's
+/// size.
 public final class ParquetWriter {
     /// How the file is laid out.
     public struct Options: Sendable, Hashable {
@@ -29,16 +31,21 @@ public final class ParquetWriter {
         public var zstdLevel: Int32 = 3
         /// The most rows in one row group.
         public var rowGroupRows = 1_048_576
-        /// The most compressed bytes buffered for one row group before it is written.
+        /// The most bytes one row group's pages take, as encoded before compression; the row group is written out
+        /// when it reaches them.
         public var rowGroupBytes = 128 * 1024 * 1024
         /// The size at which a data page ends (its values before compression).
         public var pageBytes = 1024 * 1024
-        /// The size at which a column chunk's dictionary stops growing and later pages fall back to PLAIN.
-        public var dictionaryBytes = 1024 * 1024
+        /// The size at which a column chunk's dictionary stops growing and later pages fall back to PLAIN. A
+        /// column's dictionary, its index and its hash table take about three times this in memory.
+        public var dictionaryBytes = 512 * 1024
         /// Whether values are dictionary-encoded at all.
         public var usesDictionary = true
+        /// Whether pages are compressed on a thread of their own while the next ones are encoded (the default), or
+        /// on the writing thread. The file's bytes are the same either way.
+        public var compressesConcurrently = true
 
-        /// The defaults: Zstandard, row groups of 1M rows or 128 MiB, pages of 1 MiB, dictionaries to 1 MiB.
+        /// The defaults: Zstandard, row groups of 1M rows or 128 MiB, pages of 1 MiB, dictionaries to 512 KiB.
         public init() {}
     }
 
@@ -54,6 +61,8 @@ public final class ParquetWriter {
     public var bytesWritten: Int { output.bytesWritten }
 
     private let output: OutputFile
+    /// Compresses the pages of every column.
+    private let pages: ParquetPageQueue
     /// The column writers, in memory of their own: values are written into them in place, without the reference
     /// counting and exclusivity checks of class properties.
     private let writers: UnsafeMutablePointer<ParquetColumnWriter>
@@ -91,13 +100,13 @@ public final class ParquetWriter {
         output = try OutputFile(path: path)
         output.observer = observer
         let compressor = ParquetCompressor(options.compression, level: options.zstdLevel)
-        let scratch = ParquetPageScratch()
+        pages = ParquetPageQueue(
+            compressor: compressor, concurrent: options.compressesConcurrently, pageBytes: options.pageBytes)
         writers = .allocate(capacity: columns.count)
         for (index, column) in columns.enumerated() {
             (writers + index).initialize(
                 to: ParquetColumnWriter(
-                    column: column, options: options, compressor: compressor,
-                    chunk: ParquetChunkBuffer(outputPath: path), scratch: scratch))
+                    column: column, options: options, chunk: ParquetChunkBuffer(outputPath: path), pages: pages))
         }
         state = .allocate(capacity: 1)
         state.initialize(to: State())
@@ -258,6 +267,8 @@ public final class ParquetWriter {
         let rows = state.pointee.rowCount - state.pointee.rowGroupStart
         guard rows > 0 else { return }
         let start = Int64(output.bytesWritten)
+        for index in 0..<columns.count { try writers[index].writePage() }
+        try pages.waitForPages()
         var chunks: [ParquetChunkMetadata] = []
         for index in 0..<columns.count {
             chunks.append(try writers[index].finishChunk(into: output))

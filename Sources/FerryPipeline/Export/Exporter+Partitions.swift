@@ -80,9 +80,11 @@ extension Exporter {
         }
         var count = 0
         var untilBatchEnd = spec.fetchBatchSize
-        while try rows.next() {
+        // This thread steps the rows into batches; the pipe's thread encodes them (and each writer compresses its
+        // pages on a thread of its own).
+        _ = try RowBatchPipe(columnCount: rows.columns.count).run(rows) { row in
             key.removeAll(keepingCapacity: true)
-            try keys.write(rows, into: &key)
+            try keys.write(row, into: &key)
             if open == nil || key != previousKey {
                 try close()
                 let folder = String(decoding: key, as: UTF8.self)
@@ -99,7 +101,7 @@ extension Exporter {
             }
             // `open` is set just above when it was not.
             guard let writer = open?.writer else { preconditionFailure("no open file") }
-            try fields.writeRow(rows, to: writer)
+            try fields.writeRow(row, to: writer)
             open?.rows += 1
             count += 1
             untilBatchEnd -= 1
@@ -131,7 +133,7 @@ final class PartitionKeyWriter {
     /// Appends the current row's `name=value/` segments to `key`.
     ///
     /// - Throws: ``PipelineError`` `.invalidExport` for a segment longer than a folder name may be or a binary value.
-    func write(_ row: SnapshotRows, into key: inout [UInt8]) throws {
+    func write<Row: ExportRow>(_ row: Row, into key: inout [UInt8]) throws {
         for partition in partitions {
             let start = key.count
             HivePartitionPath.appendName(partition.name, to: &key)

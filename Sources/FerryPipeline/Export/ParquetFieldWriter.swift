@@ -2,7 +2,7 @@ import FerryIO
 import FerryStore
 import Foundation
 
-/// Writes snapshot rows to a ``ParquetWriter``, typed from the model, straight from SQLite's buffers.
+/// Writes snapshot rows to a ``ParquetWriter``, typed from the model, from SQLite's buffers or from a ``RowBatch``.
 ///
 /// Attribute types map to Parquet exactly:
 ///
@@ -118,13 +118,13 @@ final class ParquetFieldWriter {
         }
     }
 
-    /// Writes the current row of `statement` as one row.
+    /// Writes `row` (the current row of a statement, or a row of a ``RowBatch``) as one row.
     ///
     /// - Throws: ``FerryIOError`` when writing fails or a value does not fit its column; ``PipelineError``
     ///   `.invalidExport` for a stored value of another type than its attribute's; ``StoreError`` when a blob file is
     ///   missing or unreadable.
     @inline(__always)
-    func writeRow(_ row: SnapshotRows, to writer: ParquetWriter) throws {
+    func writeRow<Row: ExportRow>(_ row: Row, to writer: ParquetWriter) throws {
         for (column, index) in written.enumerated() {
             try writeField(row, index, column, encodings[index], to: writer)
         }
@@ -132,8 +132,8 @@ final class ParquetFieldWriter {
     }
 
     @inline(__always)
-    private func writeField(
-        _ row: SnapshotRows, _ index: Int, _ column: Int, _ encoding: Encoding, to writer: ParquetWriter
+    private func writeField<Row: ExportRow>(
+        _ row: Row, _ index: Int, _ column: Int, _ encoding: Encoding, to writer: ParquetWriter
     ) throws {
         switch (row.storageClass(at: index), encoding) {
         case (nil, _):

@@ -96,10 +96,9 @@ public struct ParquetSnapshotter: Sendable {
                     observer: { digest.update($0) })
                 let fields = ParquetFieldWriter(columns: rows.columns, blobFolder: snapshot.blobFolderPath)
                 fields.useDecimalColumns(columns)
-                var count = 0
-                while try rows.next() {
-                    try fields.writeRow(rows, to: writer)
-                    count += 1
+                // This thread steps the rows into batches; the pipe's thread encodes them.
+                let count = try RowBatchPipe(columnCount: rows.columns.count).run(rows) { row in
+                    try fields.writeRow(row, to: writer)
                 }
                 try writer.finish()
                 files.append(

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+@testable import FerryIO
+import FerryTestSupport
+
+/// Pages compressed on a thread of their own (the default) against pages compressed in turn on the writing thread:
+/// the same file, byte for byte, whatever the codec, the page and row-group boundaries and the dictionary fall-back.
+@Suite("Parquet page compression on a thread of its own")
+struct ParquetConcurrencyTests {
+    static let columns = [
+        ParquetColumn(name: "sku", type: .string, isOptional: false),
+        ParquetColumn(name: "category", type: .string),
+        ParquetColumn(name: "price", type: .double),
+        ParquetColumn(name: "quantity", type: .int32),
+        ParquetColumn(name: "active", type: .boolean),
+        ParquetColumn(name: "created", type: .timestampMicros),
+    ]
+
+    /// Rows whose `sku` outgrows a small dictionary (PLAIN pages follow) and whose other columns repeat or are null.
+    static func rows(_ count: Int) -> [[ParquetTestValue]] {
+        (0..<count).map(row)
+    }
+
+    static func row(_ row: Int) -> [ParquetTestValue] {
+        let sku: ParquetTestValue = .text("SKU-\(row * 7919 % 1_000_003)")
+        let category: ParquetTestValue = row % 11 == 0 ? .null : .text("category \(row % 23)")
+        let price: ParquetTestValue = row % 5 == 0 ? .null : .real(Double(row % 1000) / 8)
+        let quantity: ParquetTestValue = .integer(Int64(row % 300))
+        let active: ParquetTestValue = .boolean(row % 3 == 0)
+        let micros = Int64(1_700_000_000_000_000) + Int64(row) * 1_000_003
+        let created: ParquetTestValue = row % 13 == 0 ? .null : .integer(micros)
+        return [sku, category, price, quantity, active, created]
+    }
+
+    /// Small pages, dictionaries and row groups, so that one file has many of each.
+    static func options(_ compression: ParquetCompression, concurrently: Bool) -> ParquetWriter.Options {
+        var options = ParquetWriter.Options()
+        options.compression = compression
+        options.pageBytes = 4096
+        options.dictionaryBytes = 16 * 1024
+        options.rowGroupRows = 9000
+        options.rowGroupBytes = 96 * 1024
+        options.compressesConcurrently = concurrently
+        return options
+    }
+
+    @Test(
+        "Pages compressed on a thread of their own make the same file as pages compressed in turn",
+        arguments: ParquetCompression.allCases)
+    func sameBytes(compression: ParquetCompression) throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let rows = Self.rows(40_000)
+            let inTurn = folder.appendingPathComponent("in-turn.parquet").path
+            let concurrent = folder.appendingPathComponent("concurrent.parquet").path
+            try ParquetWriter(path: inTurn, columns: Self.columns, options: Self.options(compression, concurrently: false))
+                .writeAll(rows)
+            try ParquetWriter(
+                path: concurrent, columns: Self.columns, options: Self.options(compression, concurrently: true)
+            ).writeAll(rows)
+            let inTurnBytes = try Data(contentsOf: URL(fileURLWithPath: inTurn))
+            let concurrentBytes = try Data(contentsOf: URL(fileURLWithPath: concurrent))
+            #expect(inTurnBytes.count > 40_000)
+            #expect(inTurnBytes == concurrentBytes)
+
+            // The file has what the comparison is about: row groups ended by their bytes (checked every 1024 rows)
+            // and dictionary pages followed by PLAIN ones.
+            let reading = try ParquetReaders.read(concurrent).pyarrow
+            #expect(reading.rows == rows.count)
+            let groupRows = reading.rowGroups.map { $0["rows"] as? Int ?? 0 }
+            #expect(groupRows.count >= 5, "\(groupRows)")
+            #expect(groupRows.contains { $0 < 9000 && $0 % 1024 == 0 }, "\(groupRows)")
+            let encodings = reading.chunk(group: 0, column: 0)["encodings"] as? [String] ?? []
+            #expect(encodings.contains("RLE_DICTIONARY") && encodings.contains("PLAIN"), "\(encodings)")
+        }
+    }
+
+    @Test("A file written with the compression thread reads back value by value in both readers")
+    func readsBack() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("values.parquet").path
+            let count = 20_000
+            try ParquetWriter(
+                path: path, columns: [Self.columns[0], Self.columns[1], Self.columns[3]],
+                options: Self.options(.zstd, concurrently: true)
+            ).writeAll(Self.rows(count).map { [$0[0], $0[1], $0[3]] })
+            let expected: [[String?]] = (0..<count).map { (row: Int) -> [String?] in
+                let category: String? = row % 11 == 0 ? nil : "category \(row % 23)"
+                return ["SKU-\(row * 7919 % 1_000_003)", category, "\(row % 300)"]
+            }
+            _ = try expectBothReaders(path, columns: ["sku", "category", "quantity"], expected: expected)
+        }
+    }
+}

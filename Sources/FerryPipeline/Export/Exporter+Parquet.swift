@@ -17,18 +17,7 @@ extension Exporter {
         let writer = try ParquetWriter(path: spec.output, columns: columns, options: spec.parquet, observer: observer)
         let fields = ParquetFieldWriter(columns: rows.columns, blobFolder: blobFolder)
         fields.useDecimalColumns(columns)
-        let batch = spec.fetchBatchSize
-        var written = 0
-        var untilBatchEnd = batch
-        let count = try RowBatchPipe(columnCount: rows.columns.count).run(rows) { row in
-            try fields.writeRow(row, to: writer)
-            written += 1
-            untilBatchEnd -= 1
-            if untilBatchEnd == 0 {
-                untilBatchEnd = batch
-                progress?(written)
-            }
-        }
+        let count = try pipeRows(rows, spec: spec, progress: progress) { try fields.writeRow($0, to: writer) }
         try writer.finish()
         return count
     }

@@ -78,11 +78,9 @@ extension Exporter {
                 .init(path: file.path, rows: file.rows, bytes: file.writer.bytesWritten, sha256: file.digest.finalize()))
             open = nil
         }
-        var count = 0
-        var untilBatchEnd = spec.fetchBatchSize
         // This thread steps the rows into batches; the pipe's thread encodes them (and each writer compresses its
         // pages on a thread of its own).
-        _ = try RowBatchPipe(columnCount: rows.columns.count).run(rows) { row in
+        let count = try pipeRows(rows, spec: spec, progress: progress) { row in
             key.removeAll(keepingCapacity: true)
             try keys.write(row, into: &key)
             if open == nil || key != previousKey {
@@ -103,12 +101,6 @@ extension Exporter {
             guard let writer = open?.writer else { preconditionFailure("no open file") }
             try fields.writeRow(row, to: writer)
             open?.rows += 1
-            count += 1
-            untilBatchEnd -= 1
-            if untilBatchEnd == 0 {
-                untilBatchEnd = spec.fetchBatchSize
-                progress?(count)
-            }
         }
         try close()
         try dataset.commit()

@@ -183,12 +183,23 @@ public struct Exporter: Sendable {
     ) throws -> Int {
         let fields = ExportFieldWriter(
             columns: rows.columns, blobFolder: blobFolder, isJSON: spec.format == .ndjson || spec.format == .json)
-        // Reading the rows from SQLite (this thread) and formatting them (the pipe's) overlap.
+        return try pipeRows(rows, spec: spec, progress: progress) { try fields.writeRow($0, to: writer) }
+    }
+
+    /// Reads `rows` on this thread while `write` takes each, in order, on a second one (see ``RowBatchPipe``), so
+    /// reading rows from SQLite and formatting them overlap; calls `progress` with the count written every
+    /// `spec.fetchBatchSize` rows. Returns how many rows there were.
+    ///
+    /// - Throws: what `write` threw, or ``StoreError`` when reading fails.
+    static func pipeRows(
+        _ rows: SnapshotRows, spec: ExportSpec, progress: (@Sendable (Int) -> Void)?,
+        write: (RowBatch.Row) throws -> Void
+    ) throws -> Int {
         let batch = spec.fetchBatchSize
         var written = 0
         var untilBatchEnd = batch
         return try RowBatchPipe(columnCount: rows.columns.count).run(rows) { row in
-            try fields.writeRow(row, to: writer)
+            try write(row)
             written += 1
             untilBatchEnd -= 1
             if untilBatchEnd == 0 {

@@ -425,7 +425,7 @@ public final class CSVReader: RecordReader {
 }
 
 /// The values of libcsv's `csv_parser.pstate` (private to libcsv.c, stable since libcsv 3.0).
-private enum LibCSVState {
+enum LibCSVState {
     /// No field of the row has begun.
     static let rowNotBegun: Int32 = 0
     /// Inside a field (`quoted` says whether it opened with a quote).

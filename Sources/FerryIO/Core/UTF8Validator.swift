@@ -58,7 +58,11 @@ package struct UTF8Validator {
                     index += 32
                 }
                 while index + 8 <= count {
-                    if base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
+                    let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    let high = word & 0x8080_8080_8080_8080
+                    if high != 0 {
+                        // Straight to the first non-ASCII byte (the lowest set bit, read little-endian).
+                        index += high.trailingZeroBitCount >> 3
                         break
                     }
                     index += 8

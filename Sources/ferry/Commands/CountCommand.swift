@@ -32,6 +32,9 @@ struct CountCommand: ParsableCommand {
     func run() throws {
         let format = try resolveFormat(format, path: file, option: "--format")
         let count = try reportingFailures { () throws -> Int in
+            if let dialect = try read.dialect(for: format), let count = countOnEveryCore(dialect: dialect) {
+                return count
+            }
             let reader = try read.openReader(path: file, format: format)
             // Counting needs no field's bytes: the CSV reader then copies none.
             (reader as? CSVReader)?.keepsFieldBytes = false
@@ -48,5 +51,16 @@ struct CountCommand: ParsableCommand {
             return count
         }
         print(count)
+    }
+
+    /// The count of a valid CSV or TSV file, parsed in parts on every core; `nil` when the file must be read
+    /// from its start instead (standard input, or something to report or repair with its exact position).
+    private func countOnEveryCore(dialect: CSVDialect) -> Int? {
+        let progress = ProgressLine()
+        let file = file
+        defer { progress.clear() }
+        return CSVRecordCounter(path: file, dialect: dialect).count { bytesRead, records in
+            progress.update(inputPath: file, records: records, bytesRead: bytesRead)
+        }
     }
 }

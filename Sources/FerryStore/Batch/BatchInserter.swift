@@ -18,11 +18,7 @@ import Foundation
 ///   constraint; the last row with a key wins, and only the attributes the row gives change.
 struct BatchInserter {
     /// One prepared INSERT: the attributes a row gives, in parameter order, and the mandatory ones it leaves out.
-    ///
-    /// A class: the per-row code hands a shape around (``packedShape(of:row:full:present:)`` returns one per row),
-    /// and a struct of nine references cost nine retains and nine releases per copy; a shape is never changed once
-    /// made, so sharing it is safe.
-    final class Shape {
+    struct Shape {
         let statement: Statement
         /// The given attributes' names, types and optionality, in parameter order (kept apart so binding a row
         /// copies no ``AttributeDescription``).
@@ -47,21 +43,6 @@ struct BatchInserter {
             /// The `_ent` of every row of a table that holds one entity (the probe then selects `_pk` alone);
             /// `nil` when the probe reads `_ent`.
             let entityID: Int?
-        }
-
-        init(
-            statement: Statement, names: [String], types: [AttributeType], optional: [Bool], external: [Bool],
-            omittedMandatory: [String], primaryKeyParameter: Int?, historyProperties: String, keyProbe: KeyProbe?
-        ) {
-            self.statement = statement
-            self.names = names
-            self.types = types
-            self.optional = optional
-            self.external = external
-            self.omittedMandatory = omittedMandatory
-            self.primaryKeyParameter = primaryKeyParameter
-            self.historyProperties = historyProperties
-            self.keyProbe = keyProbe
         }
     }
 

@@ -28,7 +28,12 @@ public final class ParquetWriter {
         /// The page compression; Zstandard unless told otherwise.
         public var compression: ParquetCompression = .zstd
         /// Zstandard's level, from 1 (fastest) to 22 (smallest; ``zstdLevels``); ignored by the other codecs.
-        public var zstdLevel = 3
+        ///
+        /// 1 by default, as Apache Arrow's writer does: compressing is the largest single cost of writing a file,
+        /// and level 1 takes about a tenth less CPU time than level 3 for files about a tenth larger (typical
+        /// tabular data; still within 1.2 times what level 3 gives). Choose 3 or more when size matters more than
+        /// time.
+        public var zstdLevel = 1
         /// The most rows in one row group.
         public var rowGroupRows = 1_048_576
         /// The most bytes one row group's pages take, as encoded before compression; the row group is written out
@@ -37,7 +42,8 @@ public final class ParquetWriter {
         /// The size at which a data page ends (its values before compression).
         public var pageBytes = 1024 * 1024
         /// The size at which a column chunk's dictionary stops growing and later pages fall back to PLAIN. A
-        /// column's dictionary, its index and its hash table take about three times this in memory.
+        /// column's dictionary and its hash table take up to five times this in memory (8-byte numbers: 16-byte
+        /// slots, at most half of them used).
         public var dictionaryBytes = 512 * 1024
         /// Whether values are dictionary-encoded at all.
         public var usesDictionary = true
@@ -48,7 +54,8 @@ public final class ParquetWriter {
         /// The Zstandard levels a writer accepts.
         public static let zstdLevels = 1...22
 
-        /// The defaults: Zstandard, row groups of 1M rows or 128 MiB, pages of 1 MiB, dictionaries to 512 KiB.
+        /// The defaults: Zstandard at level 1, row groups of 1M rows or 128 MiB, pages of 1 MiB, dictionaries to
+        /// 512 KiB.
         public init() {}
     }
 

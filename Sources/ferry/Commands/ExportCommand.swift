@@ -24,8 +24,8 @@ struct ExportCommand: AsyncParsableCommand {
             STRING, integers INT32 with INT(16|32) or INT64, double, float, boolean, dates TIMESTAMP(MICROS, UTC), \
             UUIDs FIXED_LEN_BYTE_ARRAY(16) UUID, binary BYTE_ARRAY, decimals DECIMAL(precision, scale) when the model \
             declares them, else STRING with their exact text; optional attributes and key paths through relationships \
-            are nullable columns. Pages are compressed with --compression (zstd by default, at --zstd-level 3; 1 is \
-            faster, 22 smallest); row groups hold up to 1M rows. --partition-by category.name makes the output a \
+            are nullable columns. Pages are compressed with --compression (zstd by default, at --zstd-level 1; up to \
+            22 is smaller and slower); row groups hold up to 1M rows. --partition-by category.name makes the output a \
             hive-partitioned dataset folder (category.name=Tea/part-00000.parquet, values escaped as Hive escapes \
             them, nulls in __HIVE_DEFAULT_PARTITION__) that appears complete, with a _SUCCESS marker, or not at all; \
             its manifest lists every file with its rows, bytes and SHA-256.

@@ -53,7 +53,7 @@ struct ParquetColumnWriter {
         dictionaryBytes = options.dictionaryBytes
         self.chunk = chunk
         dictionaryEncodes = options.usesDictionary && physical != .boolean
-        dictionary = ParquetDictionary(isLengthPrefixed: physical == .byteArray)
+        dictionary = ParquetDictionary(isLengthPrefixed: physical == .byteArray, plainLimit: options.dictionaryBytes)
         usesDictionary = dictionaryEncodes
         statistics = ParquetStatistics(order: column.type.order)
         // Room for a whole page up front: growing by doubling past the page size would keep twice the memory.

@@ -9,20 +9,24 @@
 ///
 /// Values are looked up by their raw bytes (a number's little-endian bytes, a string's UTF-8), so one table serves
 /// every physical type and a lookup allocates nothing; the buffers grow only when a new value does not fit.
+///
+/// Each slot of the table holds everything a probe compares: 32 bits of the value's hash, its index, and either the
+/// value itself (a number of up to 8 bytes) or where its bytes are in the dictionary page (anything longer, and every
+/// byte array). A probe for a number therefore reads one slot and nothing else, and a probe for a byte array reads
+/// the stored bytes only when the hashes agree, so that a lookup touches one or two cache lines instead of three.
 struct ParquetDictionary {
     /// The dictionary page's body: each entry's PLAIN encoding, in index order.
     private var plain: [UInt8] = []
-    /// Where each entry's value bytes start in ``plain`` (after a byte array's length prefix), and how long: side by
-    /// side, so that a probe reads both from one cache line.
-    private var entries: [Entry] = []
-    /// Entry index + 1 for each slot; 0 is empty.
-    private var slots: [Int32]
+    private var slots: [Slot]
     private var mask: Int
+    /// The number of entries.
+    private(set) var count = 0
     /// Whether entries carry PLAIN's 4-byte length prefix (byte arrays) or not (fixed-width values).
     let isLengthPrefixed: Bool
+    /// The dictionary page size past which the table grows only when three quarters full: the column writer stops
+    /// adding values there.
+    private let plainLimit: Int
 
-    /// The number of entries.
-    var count: Int { entries.count }
     /// The size of the dictionary page's body.
     var plainCount: Int { plain.count }
 
@@ -31,77 +35,111 @@ struct ParquetDictionary {
         try plain.withUnsafeBytes(body)
     }
 
-    /// An empty dictionary for byte arrays (`isLengthPrefixed`) or fixed-width values. Entries are stored as
-    /// 32-bit offsets: a chunk's dictionary stays far below 2 GiB since it stops at the writer's dictionary limit.
-    init(isLengthPrefixed: Bool) {
+    /// An empty dictionary for byte arrays (`isLengthPrefixed`) or fixed-width values, used until its page passes
+    /// `plainLimit` bytes. Entries are kept as 32-bit offsets: a chunk's dictionary stays far below 2 GiB since it
+    /// stops at the writer's dictionary limit.
+    init(isLengthPrefixed: Bool, plainLimit: Int = .max) {
         self.isLengthPrefixed = isLengthPrefixed
-        slots = [Int32](repeating: 0, count: 1024)
+        self.plainLimit = plainLimit
+        slots = [Slot](repeating: Slot(), count: 1024)
         mask = 1023
     }
 
     /// Empties the dictionary for the next column chunk, keeping its buffers.
     mutating func reset() {
         plain.removeAll(keepingCapacity: true)
-        entries.removeAll(keepingCapacity: true)
-        for index in slots.indices { slots[index] = 0 }
+        count = 0
+        slots.withUnsafeMutableBufferPointer { slots in
+            for index in slots.indices { slots[index] = Slot() }
+        }
     }
 
     /// The index of `value`, added when new; `isNew` says whether it was.
     @inline(__always)
     mutating func index(of value: UnsafeRawBufferPointer) -> (index: UInt32, isNew: Bool) {
-        var slot = Int(truncatingIfNeeded: Self.hash(value)) & mask
-        while true {
-            let entry = Int(slots[slot])
-            if entry == 0 { break }
-            if Int(entries[entry - 1].length) == value.count && matches(entry - 1, value) {
-                return (UInt32(entry - 1), false)
+        let inline = !isLengthPrefixed && value.count <= 8
+        let key = inline ? Self.word(value) : 0
+        let hash = inline ? UInt32(truncatingIfNeeded: Self.mix(key ^ 0x9E37_79B9_7F4A_7C15) >> 32) : Self.hash(value)
+        var slot = Int(hash) & mask
+        let found: UInt32? = slots.withUnsafeBufferPointer { slots in
+            while true {
+                let candidate = slots[slot]
+                if candidate.entry == 0 { return nil }
+                if candidate.hash == hash {
+                    if inline {
+                        if candidate.payload == key { return candidate.entry - 1 }
+                    } else if matches(candidate.payload, value) {
+                        return candidate.entry - 1
+                    }
+                }
+                slot = (slot + 1) & mask
             }
-            slot = (slot + 1) & mask
         }
-        let index = entries.count
+        if let found { return (found, false) }
+        let index = count
         if isLengthPrefixed {
             withUnsafeBytes(of: UInt32(value.count).littleEndian) { plain.append(contentsOf: $0) }
         }
-        entries.append(Entry(start: Int32(plain.count), length: Int32(value.count)))
+        let payload = inline ? key : UInt64(UInt32(plain.count)) | UInt64(UInt32(value.count)) << 32
         plain.append(contentsOf: value)
-        slots[slot] = Int32(index + 1)
-        if entries.count * 2 > slots.count { grow() }
+        slots[slot] = Slot(hash: hash, entry: UInt32(index + 1), payload: payload)
+        count += 1
+        // Half full at most while the dictionary is in use; past its limit (where the writer stops adding), three
+        // quarters, so that the table does not double for the one entry that ends the dictionary.
+        if count * 2 > slots.count && (plain.count <= plainLimit || count * 4 > slots.count * 3) { grow() }
         return (UInt32(index), true)
     }
 
-    private func matches(_ entry: Int, _ value: UnsafeRawBufferPointer) -> Bool {
+    /// Whether the entry stored at `payload` (its start and length) holds `value`'s bytes.
+    @inline(__always)
+    private func matches(_ payload: UInt64, _ value: UnsafeRawBufferPointer) -> Bool {
+        guard Int(payload >> 32) == value.count else { return false }
         guard let source = value.baseAddress else { return true }
-        let start = Int(entries[entry].start)
+        let start = Int(UInt32(truncatingIfNeeded: payload))
         return plain.withUnsafeBytes { stored in
             memcmp(stored.baseAddress.unsafelyUnwrapped + start, source, value.count) == 0
         }
     }
 
+    /// Doubles the table, placing each entry by the hash its slot keeps.
     private mutating func grow() {
-        var slots = [Int32](repeating: 0, count: self.slots.count * 2)
-        let mask = slots.count - 1
-        plain.withUnsafeBytes { stored in
-            for entry in entries.indices {
-                let start = Int(entries[entry].start)
-                let value = UnsafeRawBufferPointer(rebasing: stored[start..<(start + Int(entries[entry].length))])
-                var slot = Int(truncatingIfNeeded: Self.hash(value)) & mask
-                while slots[slot] != 0 { slot = (slot + 1) & mask }
-                slots[slot] = Int32(entry + 1)
+        var grown = [Slot](repeating: Slot(), count: slots.count * 2)
+        let mask = grown.count - 1
+        grown.withUnsafeMutableBufferPointer { grown in
+            for old in slots where old.entry != 0 {
+                var slot = Int(old.hash) & mask
+                while grown[slot].entry != 0 { slot = (slot + 1) & mask }
+                grown[slot] = old
             }
         }
-        self.slots = slots
+        slots = grown
         self.mask = mask
     }
 
-    /// Where an entry's value bytes are in ``plain``.
-    private struct Entry {
-        var start: Int32
-        var length: Int32
+    /// One place in the table: empty when `entry` is 0.
+    private struct Slot {
+        /// 32 bits of the value's hash.
+        var hash: UInt32 = 0
+        /// The entry's index + 1; 0 for an empty slot.
+        var entry: UInt32 = 0
+        /// A number's bytes (up to 8, little-endian, zero-padded), or for longer values and byte arrays where the
+        /// value's bytes start in the page (low 32 bits) and their length (high 32 bits).
+        var payload: UInt64 = 0
     }
 
-    /// A 64-bit hash of `bytes`, eight at a time.
+    /// Up to 8 bytes as one zero-padded word.
     @inline(__always)
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    private static func word(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        if bytes.count == 8 { return bytes.loadUnaligned(as: UInt64.self) }
+        if bytes.count == 4 { return UInt64(bytes.loadUnaligned(as: UInt32.self)) }
+        var word: UInt64 = 0
+        for position in 0..<bytes.count { word |= UInt64(bytes[position]) << (8 * UInt64(position)) }
+        return word
+    }
+
+    /// A 32-bit hash of `bytes`, eight at a time.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
         var offset = 0
         while offset + 8 <= bytes.count {
@@ -115,7 +153,7 @@ struct ParquetDictionary {
             }
             hash = mix(hash ^ tail)
         }
-        return mix(hash)
+        return UInt32(truncatingIfNeeded: mix(hash) >> 32)
     }
 
     @inline(__always)

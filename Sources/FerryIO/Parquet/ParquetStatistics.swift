@@ -24,6 +24,10 @@ struct ParquetStatistics {
     private var maxReal: Double = 0
     private var minBytes: [UInt8] = []
     private var maxBytes: [UInt8] = []
+    /// The first 8 bytes of ``minBytes`` and ``maxBytes`` as big-endian words, zero-padded: a value whose own first
+    /// word differs from one of them compares to it without reading the stored bytes.
+    private var minPrefix: UInt64 = 0
+    private var maxPrefix: UInt64 = 0
     private var bytesTooLong = false
 
     init(order: ParquetSortOrder) {
@@ -70,17 +74,40 @@ struct ParquetStatistics {
             bytesTooLong = true
             return
         }
+        let prefix = Self.prefix(value)
         if !hasRange {
             minBytes.replaceSubrange(minBytes.indices, with: value)
             maxBytes.replaceSubrange(maxBytes.indices, with: value)
-            hasRange = true
+            (minPrefix, maxPrefix, hasRange) = (prefix, prefix, true)
             return
         }
-        if compare(value, minBytes) < 0 {
-            minBytes.replaceSubrange(minBytes.indices, with: value)
-        } else if compare(value, maxBytes) > 0 {
-            maxBytes.replaceSubrange(maxBytes.indices, with: value)
+        if order == .signedBytes {
+            if compare(value, minBytes) < 0 {
+                minBytes.replaceSubrange(minBytes.indices, with: value)
+            } else if compare(value, maxBytes) > 0 {
+                maxBytes.replaceSubrange(maxBytes.indices, with: value)
+            }
+            return
         }
+        // Unsigned bytes: the zero-padded first words order the values unless they are equal.
+        if prefix < minPrefix || (prefix == minPrefix && compare(value, minBytes) < 0) {
+            minBytes.replaceSubrange(minBytes.indices, with: value)
+            minPrefix = prefix
+        } else if prefix > maxPrefix || (prefix == maxPrefix && compare(value, maxBytes) > 0) {
+            maxBytes.replaceSubrange(maxBytes.indices, with: value)
+            maxPrefix = prefix
+        }
+    }
+
+    /// The first 8 bytes of `value` as a big-endian word, zero-padded: when two values' words differ, they order
+    /// the values as their bytes do (a shorter value's padding is below any byte but a zero one, which the longer
+    /// value then has at the same place, making the words equal).
+    @inline(__always)
+    private static func prefix(_ value: UnsafeRawBufferPointer) -> UInt64 {
+        if value.count >= 8 { return UInt64(bigEndian: value.loadUnaligned(as: UInt64.self)) }
+        var word: UInt64 = 0
+        for position in 0..<value.count { word |= UInt64(value[position]) << (56 - 8 * UInt64(position)) }
+        return word
     }
 
     /// The minimum and maximum as the footer's `min_value` and `max_value` for `physical`; `nil` when there are

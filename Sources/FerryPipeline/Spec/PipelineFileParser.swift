@@ -20,7 +20,7 @@ public struct PipelineFileParser {
     static let batchDeleteKeys = ["name", "entity", "where"]
     static let exportKeys = [
         "name", "entity", "where", "sort", "fields", "format", "to", "fetchBatchSize", "sinceLast", "keep",
-        "partitionBy", "compression",
+        "partitionBy", "compression", "zstdLevel",
     ]
     static let snapshotKeys = ["name", "to", "replace", "keep", "format"]
 
@@ -178,6 +178,15 @@ public struct PipelineFileParser {
                     node, keyPath + ".compression", ParquetCompression.allCases.map { ($0.rawValue, $0) })
             {
                 step.parquet.compression = compression
+            }
+            if let node = fields["zstdLevel"] {
+                if let level = node.int, ParquetWriter.Options.zstdLevels.contains(level) {
+                    step.parquet.zstdLevel = level
+                } else {
+                    reader.report(
+                        node, keyPath + ".zstdLevel",
+                        "expected a Zstandard level from 1 to 22, found '\(node.string ?? "…")'")
+                }
             }
             if !step.partitionBy.isEmpty && (step.format != .parquet || output == "-") {
                 reader.report(

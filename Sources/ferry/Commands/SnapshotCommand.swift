@@ -46,12 +46,21 @@ struct SnapshotCommand: AsyncParsableCommand {
     @Option(help: "Parquet's page compression: zstd, snappy or uncompressed.")
     var compression: ParquetCompression = .zstd
 
+    @Option(help: "Parquet's Zstandard level, 1 (fastest) to 22 (smallest).")
+    var zstdLevel = ParquetWriter.Options().zstdLevel
+
     /// What a snapshot is made of.
     enum SnapshotFormat: String, ExpressibleByArgument, CaseIterable {
         case sqlite, parquet
     }
 
     @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        guard ParquetWriter.Options.zstdLevels.contains(zstdLevel) else {
+            throw ValidationError("--zstd-level must be 1 (fastest) to 22 (smallest); found \(zstdLevel).")
+        }
+    }
 
     func run() async throws {
         let logger = logging.bootstrap()
@@ -71,6 +80,7 @@ struct SnapshotCommand: AsyncParsableCommand {
     private func runParquet(logger: Logger) async throws {
         var options = ParquetWriter.Options()
         options.compression = compression
+        options.zstdLevel = zstdLevel
         let manifest = try await reportingFailures { () async throws -> ParquetSnapshotter.Manifest in
             let session = try await location.openForReading(logger: logger)
             return try await ParquetSnapshotter(store: session.container.persistentStore, logger: logger)

@@ -15,4 +15,16 @@ struct ImportSpecTests {
         spec.mode = .batch
         #expect(spec.recordsPerChunk == 7)
     }
+
+    @Test func aBatchLoadWhoseIndexesAreDeferredTakesSmallerChunksUnlessTheSpecGivesItsSize() {
+        var spec = ImportSpec(entity: "Product", sources: ["products.csv"])
+        #expect(spec.recordsPerChunk(deferringIndexes: true) == 25_000)
+        #expect(spec.recordsPerChunk(deferringIndexes: false) == 50_000)
+        spec.mode = .context
+        #expect(spec.recordsPerChunk(deferringIndexes: true) == 6_000)
+        #expect(spec.recordsPerChunk(deferringIndexes: false) == 6_000)
+        spec.mode = .batch
+        spec.chunkSize = 50_000
+        #expect(spec.recordsPerChunk(deferringIndexes: true) == 50_000)
+    }
 }

@@ -13,8 +13,11 @@ final class ChunkProducer: @unchecked Sendable {
     /// Whether chunks list the keys they saw (full sync). Stored: asking the spec copied its full-sync settings, and
     /// released them, twice for every record.
     private let tracksKeys: Bool
-    /// Whether each chunk's rows are handed over in key order (see ``init(plan:channel:resumeAt:ordersRowsByKey:)``).
+    /// Whether each chunk's rows are handed over in key order (see
+    /// ``init(plan:channel:resumeAt:recordsPerChunk:ordersRowsByKey:)``).
     private let ordersRowsByKey: Bool
+    /// The records each chunk holds.
+    private let recordsPerChunk: Int
     /// Text and blob bytes of the last chunk, to size the next (64 a record before the first): memory follows the
     /// data, so a chunk's buffers are never the chunk size times its largest record (a chunk of one large record
     /// followed by more was reserved as if each were that large).
@@ -31,13 +34,18 @@ final class ChunkProducer: @unchecked Sendable {
     /// only once read), in the order found (read once the producer has finished).
     private(set) var unreadHeaderColumns: [String] = []
 
-    /// A producer of `plan`'s inputs, from `resumeAt` (records of that input already committed are skipped).
+    /// A producer of `plan`'s inputs, from `resumeAt` (records of that input already committed are skipped), in
+    /// chunks of `recordsPerChunk` records (the spec's ``ImportSpec/recordsPerChunk`` by default).
     ///
     /// With `ordersRowsByKey`, each chunk's rows are sorted by the step's key before the hand-over: a batch insert (or
     /// a context's save) then walks the uniqueness index once per chunk instead of jumping between its pages, and the
     /// sort runs here, beside the commit of the previous chunk, rather than before the next one.
-    init(plan: ImportPlan, channel: ChunkChannel, resumeAt: Checkpoint?, ordersRowsByKey: Bool = false) {
+    init(
+        plan: ImportPlan, channel: ChunkChannel, resumeAt: Checkpoint?, recordsPerChunk: Int? = nil,
+        ordersRowsByKey: Bool = false
+    ) {
         self.plan = plan
+        self.recordsPerChunk = max(recordsPerChunk ?? plan.spec.recordsPerChunk, 1)
         self.channel = channel
         self.resumeAt = resumeAt
         self.ordersRowsByKey = ordersRowsByKey
@@ -102,7 +110,7 @@ final class ChunkProducer: @unchecked Sendable {
                 chunk.rejects.append(RejectedRecord(skipped: error, file: path, record: consumed + 1))
                 chunk.read += 1
                 consumed += 1
-                if chunk.read >= spec.recordsPerChunk {
+                if chunk.read >= recordsPerChunk {
                     guard hand(&chunk, reader: reader, consumed: consumed) else { return false }
                 }
                 continue
@@ -138,7 +146,7 @@ final class ChunkProducer: @unchecked Sendable {
                     chunk.seenKeys.append(key)
                 }
             }
-            if chunk.read >= spec.recordsPerChunk {
+            if chunk.read >= recordsPerChunk {
                 guard hand(&chunk, reader: reader, consumed: consumed) else { return false }
             }
         }
@@ -160,15 +168,15 @@ final class ChunkProducer: @unchecked Sendable {
     private func emptyChunk(input: Int, path: String, consumed: Int) -> Chunk {
         var rows = channel.takeSpareRows() ?? PackedRows(columns: plan.columns.map(\.name))
         // The last chunk's bytes and 16 a record to spare, so a chunk a little larger does not double the buffer.
-        let records = plan.spec.recordsPerChunk
+        let records = recordsPerChunk
         rows.reserveCapacity(rows: records, bytes: lastChunkBytes.map { $0 + 16 * records } ?? records * 64)
         var positions: [RecordPosition] = []
-        positions.reserveCapacity(plan.spec.recordsPerChunk)
+        positions.reserveCapacity(recordsPerChunk)
         var raw = RawRecords()
         // Records kept as read take room as they come; a chunk that kept none (the fast path) reserves none. An
         // eighth to spare, so a slightly larger chunk does not double the buffers.
         let kept = lastRawBytes ?? 0
-        raw.reserveCapacity(records: plan.spec.recordsPerChunk, bytes: kept + kept / 8)
+        raw.reserveCapacity(records: recordsPerChunk, bytes: kept + kept / 8)
         return Chunk(
             rows: rows, positions: positions, raw: raw, columnNames: columnNames, rejects: [], read: 0,
             checkpoint: Checkpoint(input: input, records: consumed), inputPath: path, bytesRead: 0)

@@ -80,6 +80,7 @@ final class ImportRun {
         // no index to walk).
         producer = ChunkProducer(
             plan: plan, channel: channel, resumeAt: resumeAt,
+            recordsPerChunk: spec.recordsPerChunk(deferringIndexes: deferredTable != nil),
             ordersRowsByKey: writer.takesRowsInKeyOrder && deferredTable == nil && !plan.isKeyless)
     }
 

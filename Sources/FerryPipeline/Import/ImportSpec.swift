@@ -65,6 +65,18 @@ public struct ImportSpec: Sendable {
     /// The records each chunk holds: ``chunkSize``, or the mode's default.
     public var recordsPerChunk: Int { chunkSize ?? Self.defaultChunkSize(for: mode) }
 
+    /// The records each chunk holds when `deferringIndexes` says whether the table's indexes are built once the load
+    /// ends: ``chunkSize`` when given; otherwise, in batch mode with deferred indexes, 25,000. Large chunks pay when
+    /// each commit rewrites index pages; a first load's commits write none, so half the default holds half the rows
+    /// in memory (two chunks are in hand at once) at the same speed. Otherwise ``recordsPerChunk``.
+    public func recordsPerChunk(deferringIndexes: Bool) -> Int {
+        if let chunkSize { return chunkSize }
+        return deferringIndexes && mode == .batch ? Self.deferredLoadChunkSize : recordsPerChunk
+    }
+
+    /// Records per chunk of a batch load whose indexes are deferred (see ``recordsPerChunk(deferringIndexes:)``).
+    public static let deferredLoadChunkSize = 25_000
+
     /// 50,000 records per transaction in batch mode, 6,000 in context mode. With keys in any order, a commit
     /// rewrites most of a uniqueness index's pages into the WAL, so fewer, larger commits are much faster; a chunk
     /// stays in memory while it commits (and the reader fills the next), so larger ones cost memory. A batch chunk

@@ -18,7 +18,10 @@ import Foundation
 ///   constraint; the last row with a key wins, and only the attributes the row gives change.
 struct BatchInserter {
     /// One prepared INSERT: the attributes a row gives, in parameter order, and the mandatory ones it leaves out.
-    struct Shape {
+    ///
+    /// A class: every row of a batch takes its shape, and a struct of nine references was copied (retained and
+    /// released field by field) for each row.
+    final class Shape {
         let statement: Statement
         /// The given attributes' names, types and optionality, in parameter order (kept apart so binding a row
         /// copies no ``AttributeDescription``).
@@ -35,6 +38,21 @@ struct BatchInserter {
         let historyProperties: String
         /// For an upsert without RETURNING: finds an updated row's key by its uniqueness constraint.
         let keyProbe: KeyProbe?
+
+        init(
+            statement: Statement, names: [String], types: [AttributeType], optional: [Bool], external: [Bool],
+            omittedMandatory: [String], primaryKeyParameter: Int?, historyProperties: String, keyProbe: KeyProbe?
+        ) {
+            self.statement = statement
+            self.names = names
+            self.types = types
+            self.optional = optional
+            self.external = external
+            self.omittedMandatory = omittedMandatory
+            self.primaryKeyParameter = primaryKeyParameter
+            self.historyProperties = historyProperties
+            self.keyProbe = keyProbe
+        }
 
         /// A prepared `SELECT _pk[, _ent] … WHERE <key> = ?…` and, for each key attribute, its offset in `names`.
         struct KeyProbe {

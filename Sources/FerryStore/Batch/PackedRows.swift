@@ -39,7 +39,7 @@ public struct PackedRows: Sendable {
     /// The attribute each cell of a row sets, in order.
     public let columns: [String]
     /// Every complete row's cells, row after row, then the open row's.
-    public private(set) var cells: [Cell] = []
+    public private(set) var cells = Cells()
     /// The bytes of text and blob cells.
     public private(set) var bytes: [UInt8] = []
     /// The number of complete rows.
@@ -132,7 +132,7 @@ public struct PackedRows: Sendable {
             if case .text(let offset, _) = cell { return truncate(cellsTo: first, bytesTo: offset) }
             if case .blob(let offset, _) = cell { return truncate(cellsTo: first, bytesTo: offset) }
         }
-        cells.removeSubrange(first...)
+        cells.removeSubrange(from: first)
     }
 
     /// Replaces the cell of `column` in complete row `row` with an integer or NULL cell (the importer fills in
@@ -140,7 +140,7 @@ public struct PackedRows: Sendable {
     public mutating func replaceCell(row: Int, column: Int, with cell: Cell) {
         precondition(row < count && column < columns.count, "cell (\(row), \(column)) out of range")
         switch cell {
-        case .absent, .null, .integer, .real: cells[row * columns.count + column] = cell
+        case .absent, .null, .integer, .real: cells.set(cell, at: row * columns.count + column)
         case .text, .blob: preconditionFailure("only integer, real or NULL cells can replace a cell")
         }
     }
@@ -161,11 +161,11 @@ public struct PackedRows: Sendable {
         }
         for row in 0..<count where !placed[row] { permutation.append(row) }
         let width = columns.count
-        var held: [Cell] = []
+        var held: [Cells.Slot] = []
         held.reserveCapacity(width)
         var done = [Bool](repeating: false, count: count)
         let rowCount = count
-        cells.withUnsafeMutableBufferPointer { cells in
+        cells.slots.withUnsafeMutableBufferPointer { cells in
             for start in 0..<rowCount where !done[start] && permutation[start] != start {
                 held.removeAll(keepingCapacity: true)
                 held.append(contentsOf: cells[start * width..<(start + 1) * width])
@@ -204,7 +204,7 @@ public struct PackedRows: Sendable {
     }
 
     private mutating func truncate(cellsTo cellCount: Int, bytesTo byteCount: Int) {
-        cells.removeSubrange(cellCount...)
+        cells.removeSubrange(from: cellCount)
         bytes.removeSubrange(byteCount...)
     }
 }

@@ -196,7 +196,7 @@ struct MigrateCommandTests {
         try write("sku,name,added\nC,c,07.01.2026\n", "more.csv", in: folder)
         let steps = """
             steps:
-              - import: { source: more.csv, entity: Product, conversion: { dateFormats: [dd.MM.yyyy] } }
+              - import: { source: more.csv, entity: Product, dateFormats: [dd.MM.yyyy] }
             """
         // The import step's formats do not read the stored texts: the migration is blocked and exits 78.
         try write("store: s.sqlite\nmodel: v2.yml\n" + steps, "imports-only.yml", in: folder)

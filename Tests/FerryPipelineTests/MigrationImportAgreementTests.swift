@@ -40,8 +40,10 @@ struct MigrationImportAgreementTests {
         try await Self.compare(Self.numbers, to: type, formats: [.iso8601])
     }
 
-    @Test(arguments: [["iso8601"], ["dd/MM/yyyy"], ["epochSeconds"], ["epochMilliseconds"],
-        ["dd/MM/yyyy", "iso8601", "epochSeconds"]])
+    @Test(arguments: [
+        ["iso8601"], ["dd/MM/yyyy"], ["epochSeconds"], ["epochMilliseconds"],
+        ["dd/MM/yyyy", "iso8601", "epochSeconds"],
+    ])
     func aDateTextConvertsInAMigrationExactlyWhenAnImportWithTheSameFormatsTakesIt(_ names: [String]) async throws {
         try await Self.compare(Self.dates, to: .date, formats: try names.map { try DateFormat(parsing: $0) })
     }
@@ -88,7 +90,8 @@ struct MigrationImportAgreementTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("store.sqlite").path
         let container = PersistentContainer(
-            name: "Agreement", model: try ManagedObjectModel(yaml: model.replacingOccurrences(of: "TYPE", with: "string")),
+            name: "Agreement",
+            model: try ManagedObjectModel(yaml: model.replacingOccurrences(of: "TYPE", with: "string")),
             storeDescription: PersistentStoreDescription(path: path))
         try await container.loadPersistentStores()
         try await container.performBackgroundTask { context in

@@ -35,7 +35,10 @@ struct DateFormatMigrationTests {
                 try Self.migrator(path, ["dd/MM/yyyy"]).migrate(to: plan, allowsDestructiveChanges: true)
             }
             #expect(error?.code == .dataViolation)
-            #expect(try MigrationFixture.column(at: path, "SELECT typeof(value) FROM Product WHERE _pk = 1") == [.text("text")])
+            #expect(
+                try MigrationFixture.column(at: path, "SELECT typeof(value) FROM Product WHERE _pk = 1") == [
+                    .text("text")
+                ])
         }
     }
 

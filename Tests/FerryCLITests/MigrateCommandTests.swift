@@ -73,8 +73,10 @@ struct MigrateCommandTests {
         let plan = try ferry.run(["migrate", "--store", "s.sqlite", "--model", "v2.yml", "--plan"], in: folder)
         #expect(plan.status == 65, "\(plan.standardError)")
         #expect(plan.standardOutput.contains("convert 'Product.added' from string to date"))
-        #expect(plan.standardOutput.contains("check notConvertible Product.added: 2 rows (such as _pk 2, _pk 4)"))
-        #expect(plan.standardOutput.contains("expected ISO-8601 date text"))
+        #expect(
+            plan.standardOutput.contains(
+                "check notConvertible Product.added: 2 rows (such as _pk 2 'soon', _pk 4 '05/01/2026'), expected a "
+                    + "date in ISO-8601 (2026-01-05T09:00:00Z)"))
         let rejected = try ferry.run(
             ["migrate", "--store", "s.sqlite", "--model", "v2.yml", "--on-violation", "reject", "--allow-destructive"],
             in: folder)
@@ -85,6 +87,40 @@ struct MigrateCommandTests {
             ])
         #expect(
             try values("SELECT pk FROM ferry_migration_rejects ORDER BY pk", in: folder) == [.integer(2), .integer(4)])
+    }
+
+    @Test func dateFormatOptionsAreTriedInOrderAndThePlanNamesThem() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write(Self.v1 + "\n      added: string\n", "v1.yml", in: folder)
+        try write(
+            "sku,name,added\nA,a,2026-01-05\nB,b,soon\nC,c,1767603600\nD,d,05/01/2026\n", "p.csv", in: folder)
+        let imported = try ferry.run(
+            ["import", "p.csv", "--store", "s.sqlite", "--model", "v1.yml", "--entity", "Product"], in: folder)
+        #expect(imported.status == 0, "\(imported.standardError)")
+        try write(Self.v1 + "\n      added: date\n", "v2.yml", in: folder)
+        let formats = ["--date-format", "dd/MM/yyyy", "--date-format", "iso8601", "--date-format", "epochSeconds"]
+        let plan = try ferry.run(
+            ["migrate", "--store", "s.sqlite", "--model", "v2.yml", "--plan"] + formats, in: folder)
+        #expect(plan.status == 65, "\(plan.standardError)")
+        #expect(plan.standardOutput.contains("(date formats: dd/MM/yyyy, iso8601, epochSeconds)"))
+        #expect(
+            plan.standardOutput.contains(
+                "1 rows (such as _pk 2 'soon'), expected a date in dd/MM/yyyy, ISO-8601 (2026-01-05T09:00:00Z) or "
+                    + "seconds since 1970"))
+        let bad = try ferry.run(
+            ["migrate", "--store", "s.sqlite", "--model", "v2.yml", "--date-format", "MMM yyyy"], in: folder)
+        #expect(bad.status == 64, "\(bad.standardError)")
+        #expect(bad.standardError.contains("--date-format: date pattern 'MMM yyyy'"))
+        let migrated = try ferry.run(
+            ["migrate", "--store", "s.sqlite", "--model", "v2.yml", "--on-violation", "reject", "--allow-destructive"]
+                + formats, in: folder)
+        #expect(migrated.status == 0, "\(migrated.standardError)")
+        #expect(
+            try values("SELECT added FROM Product ORDER BY sku", in: folder) == [
+                .real(1_767_571_200), .real(1_767_603_600), .real(1_767_571_200),
+            ])
+        #expect(try values("SELECT pk FROM ferry_migration_rejects ORDER BY pk", in: folder) == [.integer(2)])
     }
 
     @Test func duplicateKeysExit65AndAPolicyWithConsentResolvesThem() throws {
@@ -146,6 +182,36 @@ struct MigrateCommandTests {
         #expect(try values("SELECT origin FROM Product WHERE sku = 'D'", in: folder) == [.text("here")])
         #expect(try values("SELECT applied_by FROM ferry_model_history ORDER BY version DESC LIMIT 1", in: folder)
             .first?.text?.hasPrefix("ferry run") == true)
+    }
+
+    @Test func ferryRunMigratesTextToDatesInThePipelinesMigrationDateFormatsAndNotItsImportFormats() throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try write(Self.v1 + "\n      added: string\n", "v1.yml", in: folder)
+        try write("sku,name,added\nA,a,05/01/2026\nB,b,2026-01-06\n", "p.csv", in: folder)
+        let imported = try ferry.run(
+            ["import", "p.csv", "--store", "s.sqlite", "--model", "v1.yml", "--entity", "Product"], in: folder)
+        #expect(imported.status == 0, "\(imported.standardError)")
+        try write(Self.v1 + "\n      added: date\n", "v2.yml", in: folder)
+        try write("sku,name,added\nC,c,07.01.2026\n", "more.csv", in: folder)
+        let steps = """
+            steps:
+              - import: { source: more.csv, entity: Product, dateFormats: [dd.MM.yyyy] }
+            """
+        // The import step's formats do not read the stored texts: the migration is blocked and exits 78.
+        try write("store: s.sqlite\nmodel: v2.yml\n" + steps, "imports-only.yml", in: folder)
+        let refused = try ferry.run(["run", "imports-only.yml"], in: folder)
+        #expect(refused.status == 78, "\(refused.standardError)")
+        #expect(refused.standardError.contains("(such as _pk 1 '05/01/2026')"))
+        try write(
+            "store: s.sqlite\nmodel: v2.yml\nmigration: { mode: automatic, dateFormats: [dd/MM/yyyy, iso8601] }\n"
+                + steps, "both.yml", in: folder)
+        let run = try ferry.run(["run", "both.yml"], in: folder)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(
+            try values("SELECT added FROM Product ORDER BY sku", in: folder) == [
+                .real(1_767_571_200), .real(1_767_657_600), .real(1_767_744_000),
+            ])
     }
 
     @Test func ferryRunRefusesADestructiveMigrationAndShowsThePlan() throws {

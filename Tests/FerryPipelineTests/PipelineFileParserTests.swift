@@ -33,6 +33,32 @@ struct PipelineFileParserTests {
                 == "nightly.yml:4: 'store' appears twice in one mapping (first at line 1); each name may appear once")
     }
 
+    @Test func migrationTakesAModeAloneOrAModeWithItsOwnDateFormats() throws {
+        let plain = try PipelineFileParser.parse(
+            yaml: "store: s.sqlite\nmigration: manual\nsteps:\n  - batchDelete: { entity: P, where: \"x < 0\" }\n",
+            path: "nightly.yml")
+        #expect(!plain.migratesAutomatically && plain.migrationDateFormats == [.iso8601])
+        let mapped = try PipelineFileParser.parse(
+            yaml: """
+                store: s.sqlite
+                migration: { mode: automatic, dateFormats: [dd/MM/yyyy, epochSeconds] }
+                steps:
+                  - batchDelete: { entity: P, where: "x < 0" }
+                """, path: "nightly.yml")
+        #expect(mapped.migratesAutomatically)
+        #expect(mapped.migrationDateFormats == [.pattern(try DatePattern("dd/MM/yyyy")), .epochSeconds])
+        let found = issues(
+            """
+            store: s.sqlite
+            migration: { mode: manual, dateFormats: [MMM yyyy], formats: [iso8601] }
+            steps:
+              - batchDelete: { entity: P, where: "x < 0" }
+            """)
+        #expect(found.count == 2)
+        #expect(found.contains { $0.keyPath == "migration.dateFormats" && $0.message.contains("'MMM yyyy'") })
+        #expect(found.contains { $0.keyPath == "migration.formats" })
+    }
+
     @Test func aMisspelledKeyIsAnsweredWithTheKeyItResembles() {
         let found = issues(
             """

@@ -1,3 +1,5 @@
+public import FerryStore
+
 /// How field texts become attribute values: trimming, boolean tokens, date formats and how arrays become strings.
 ///
 /// Values of every type but string are always trimmed of ASCII whitespace (space, tab, CR, LF, VT, FF) before

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#else
-    import Darwin
-#endif
+import FerryStore
 
 /// Integers and binary floating-point numbers from borrowed bytes.
 extension FieldConverter {
@@ -45,114 +41,14 @@ extension FieldConverter {
         return result
     }
 
-    /// Reads `[+-]digits[.digits][e[+-]digits]` (`.5` and `5.` too) with `strtod` on a NUL-terminated copy on the
-    /// stack. No `nan`, `inf`, hexadecimal or whitespace; a finite number too large for a double is out of range.
+    /// Reads `[+-]digits[.digits][e[+-]digits]` (`.5` and `5.` too) as ``DoubleText`` does (the store's reader, which
+    /// a migration's text → double conversion shares). No `nan`, `inf`, hexadecimal or whitespace; a finite number
+    /// too large for a double is out of range.
     static func parseDouble(_ text: UnsafeRawBufferPointer) -> Result<Double, Rejection> {
-        guard isDecimalNumber(text) else { return .failure(.invalid) }
-        if let exact = exactDouble(text) { return .success(exact) }
-        let parsed: Double? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: text.count + 1) { buffer in
-            guard let start = buffer.baseAddress else { return nil }
-            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: text)
-            buffer[text.count] = 0
-            var end: UnsafeMutablePointer<CChar>?
-            let value = strtod(start, &end)
-            // A C locale whose decimal point is not "." stops strtod early: refuse rather than misread.
-            guard end == start + text.count else { return nil }
-            return value
+        switch DoubleText.parse(text) {
+        case .success(let value): .success(value)
+        case .failure(.syntax): .failure(.invalid)
+        case .failure(.range): .failure(.outOfRange)
         }
-        guard let parsed else { return .failure(.invalid) }
-        return parsed.isFinite ? .success(parsed) : .failure(.outOfRange)
-    }
-
-    /// The value of a number ``isDecimalNumber(_:)`` accepted, without `strtod`, when the result is exact by
-    /// construction: at most 19 digits making an integer `m` ≤ 2^53, scaled by 10^k with |k| ≤ 22. Both are exact
-    /// doubles, so the one multiplication or division rounds once, correctly, as `strtod` does (Clinger's fast
-    /// path). `nil` for anything else, which `strtod` then reads.
-    static func exactDouble(_ text: UnsafeRawBufferPointer) -> Double? {
-        var index = 0
-        var negative = false
-        if text[0] == UInt8(ascii: "-") || text[0] == UInt8(ascii: "+") {
-            negative = text[0] == UInt8(ascii: "-")
-            index = 1
-        }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var scale = 0
-        var afterPoint = false
-        while index < text.count {
-            let byte = text[index]
-            if byte == UInt8(ascii: ".") {
-                afterPoint = true
-            } else if let digit = byte.asciiDigit {
-                digits += 1
-                guard digits <= 19 else { return nil }
-                mantissa = mantissa &* 10 &+ UInt64(digit)
-                if afterPoint { scale -= 1 }
-            } else {
-                break
-            }
-            index += 1
-        }
-        if index < text.count {
-            // An exponent: `e`, an optional sign, digits (checked by isDecimalNumber).
-            index += 1
-            var exponentIsNegative = false
-            if text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
-                exponentIsNegative = text[index] == UInt8(ascii: "-")
-                index += 1
-            }
-            var exponent = 0
-            while index < text.count {
-                exponent = exponent * 10 + Int(text[index] &- UInt8(ascii: "0"))
-                guard exponent <= 1000 else { return nil }
-                index += 1
-            }
-            scale += exponentIsNegative ? -exponent : exponent
-        }
-        guard mantissa <= 1 << 53, scale >= -22, scale <= 22 else { return nil }
-        var value = Double(mantissa)
-        if scale < 0 {
-            value /= exactPowersOfTen[-scale]
-        } else if scale > 0 {
-            value *= exactPowersOfTen[scale]
-        }
-        return negative ? -value : value
-    }
-
-    /// Whether `text` is `[+-]` then digits with at most one `.` (at least one digit), then optionally `e` or `E`,
-    /// `[+-]` and at least one digit.
-    static func isDecimalNumber(_ text: UnsafeRawBufferPointer) -> Bool {
-        var index = 0
-        if index < text.count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") { index += 1 }
-        var digits = 0
-        var sawPoint = false
-        while index < text.count {
-            let byte = text[index]
-            if byte.isASCIIDigit {
-                digits += 1
-            } else if byte == UInt8(ascii: "."), !sawPoint {
-                sawPoint = true
-            } else {
-                break
-            }
-            index += 1
-        }
-        guard digits > 0 else { return false }
-        if index == text.count { return true }
-        guard text[index] == UInt8(ascii: "e") || text[index] == UInt8(ascii: "E") else { return false }
-        index += 1
-        if index < text.count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") { index += 1 }
-        guard index < text.count else { return false }
-        while index < text.count {
-            guard text[index].isASCIIDigit else { return false }
-            index += 1
-        }
-        return true
     }
 }
-
-/// 10^0 … 10^22: every power of ten a double holds exactly.
-private let exactPowersOfTen: [Double] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-    1e20, 1e21, 1e22,
-]

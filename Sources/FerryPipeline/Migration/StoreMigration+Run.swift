@@ -13,7 +13,9 @@ extension StoreMigration {
         let hops = try hops()
         if hops.isEmpty { return Outcome(plans: [], results: []) }
         if hops.count == 1 && hops[0].stage == nil && hops[0].stagePath == nil {
-            let plan = try StoreMigrator(storePath: storePath).plan(to: hops[0].model, policy: policy)
+            var migrator = StoreMigrator(storePath: storePath)
+            migrator.dateFormats = dateFormats
+            let plan = try migrator.plan(to: hops[0].model, policy: policy)
             return Outcome(plans: [(hops[0].from, hops[0].to, plan)], results: [])
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-plan-\(UUID().uuidString)")
@@ -92,8 +94,9 @@ extension StoreMigration {
     private func walk(
         _ hops: [Hop], allowsDestructiveChanges: Bool, automatic: Bool, outcome: inout Outcome, planOnly: Bool
     ) async throws {
-        let migrator = StoreMigrator(
+        var migrator = StoreMigrator(
             storePath: storePath, appliedBy: appliedBy, chunkRows: chunkRows, logger: logger)
+        migrator.dateFormats = dateFormats
         for hop in hops {
             try await runStage(hop, willMigrate: true)
             let plan = try migrator.plan(to: hop.model, policy: policy)

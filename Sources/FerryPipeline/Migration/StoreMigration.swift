@@ -85,6 +85,10 @@ public struct StoreMigration: Sendable {
     public var stages: [CustomMigrationStage]
     /// Rows per transaction when a table is copied.
     public var chunkRows = 100_000
+    /// The formats a text attribute turned date may be written in, tried in order (``StoreMigrator/dateFormats``);
+    /// `[.iso8601]` by default. An import's `dateFormats` are not these: a migration names its own.
+    public var dateFormats: [DateFormat] = [.iso8601]
+    /// Where the migration logs; at debug level each statement with its duration.
     public var logger: Logger
 
     /// Creates a migration of the store at `storePath` to the model at `modelPath`.

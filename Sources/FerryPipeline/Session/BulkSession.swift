@@ -122,6 +122,7 @@ public final class BulkSession {
         var settings = settings
         settings.recordsHistory = settings.recordsHistory || file.recordsHistory
         settings.migratesAutomatically = settings.migratesAutomatically && file.migratesAutomatically
+        settings.migrationDateFormats = file.migrationDateFormats
         settings.migrationAppliedBy = "ferry run \(file.path)"
         settings.importsToEvolve = file.steps.compactMap { step in
             if case .importRecords(let spec) = step.action, spec.schema == .evolve { spec } else { nil }

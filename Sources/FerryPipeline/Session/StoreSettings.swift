@@ -18,6 +18,8 @@ public struct StoreSettings: Sendable {
     /// by itself (see ``StoreMigration/migrateIfNeeded(automatic:)``); when false, such a store fails to open with a
     /// message naming `ferry migrate`.
     public var migratesAutomatically = true
+    /// The formats a text attribute turned date is read in by that migration (``StoreMigration/dateFormats``).
+    public var migrationDateFormats: [DateFormat] = [.iso8601]
     /// What the model history records as having migrated a store automatically.
     public var migrationAppliedBy = "ferry"
     /// The entity an ad hoc import writes: when an existing store's model lacks it (and no model file is given), the
@@ -53,9 +55,10 @@ public struct StoreSettings: Sendable {
         let container: PersistentContainer
         if let modelPath, considersMigration {
             if let refusal = evolveWithModelFile { throw refusal }
-            try await StoreMigration(
-                storePath: storePath, modelPath: modelPath, appliedBy: migrationAppliedBy, logger: logger
-            ).migrateIfNeeded(automatic: migratesAutomatically)
+            var migration = StoreMigration(
+                storePath: storePath, modelPath: modelPath, appliedBy: migrationAppliedBy, logger: logger)
+            migration.dateFormats = migrationDateFormats
+            try await migration.migrateIfNeeded(automatic: migratesAutomatically)
             let file = try ModelFile(contentsOf: modelPath)
             container = PersistentContainer(
                 name: name, model: file.model, storeDescription: description, logger: logger)

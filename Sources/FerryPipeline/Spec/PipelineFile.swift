@@ -1,5 +1,5 @@
 import FerryIO
-import FerryStore
+public import FerryStore
 
 /// A pipeline file (`Pipelines/*.yml`): the store, its model, and the steps run in order.
 ///
@@ -35,6 +35,10 @@ public struct PipelineFile: Sendable {
     /// removes no data and is not blocked by data (`migration: automatic`, the default); `migration: manual` leaves
     /// every migration to `ferry migrate`.
     public var migratesAutomatically = true
+    /// The formats a text attribute turned date is read in when the store is migrated, tried in order
+    /// (`migration: { mode: automatic, dateFormats: [dd/MM/yyyy, iso8601] }`); `[.iso8601]` by default. The import
+    /// steps' `dateFormats` are not these.
+    public var migrationDateFormats: [DateFormat] = [.iso8601]
     /// The steps, in order.
     public var steps: [PipelineStep] = []
 

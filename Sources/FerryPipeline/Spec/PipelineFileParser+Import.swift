@@ -164,7 +164,7 @@ extension PipelineFileParser {
         return options
     }
 
-    private mutating func dateFormats(_ node: Node, _ keyPath: String) -> [DateFormat]? {
+    mutating func dateFormats(_ node: Node, _ keyPath: String) -> [DateFormat]? {
         guard let texts = reader.strings(node, keyPath) else { return nil }
         var formats: [DateFormat] = []
         for text in texts {

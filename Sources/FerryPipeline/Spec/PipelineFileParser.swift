@@ -79,13 +79,7 @@ public struct PipelineFileParser {
             path: path, store: resolve(store),
             model: fields["model"].flatMap { reader.string($0, "model") }.map(resolve))
         if let node = fields["history"] { file.recordsHistory = reader.bool(node, "history") ?? false }
-        if let node = fields["migration"], let mode = reader.string(node, "migration") {
-            switch mode {
-            case "automatic": file.migratesAutomatically = true
-            case "manual": file.migratesAutomatically = false
-            default: reader.report(node, "migration", "expected automatic or manual, not '\(mode)'")
-            }
-        }
+        if let node = fields["migration"] { migration(node, into: &file) }
         guard let stepsNode = fields["steps"], case .sequence(let steps) = stepsNode, !steps.isEmpty else {
             reader.report(fields["steps"] ?? root, "steps", "expected a list of steps (- import: …)")
             return nil
@@ -254,5 +248,26 @@ public struct PipelineFileParser {
     func resolve(_ path: String) -> String {
         if path == "-" || path.hasPrefix("/") { return path }
         return folder.appendingPathComponent(path).standardizedFileURL.path
+    }
+
+    /// `migration: automatic | manual`, or `migration: { mode: automatic | manual, dateFormats: [...] }` naming the
+    /// formats a text attribute turned date is read in (not the import steps' formats).
+    private mutating func migration(_ node: Node, into file: inout PipelineFile) {
+        var modeNode: Node? = node
+        if case .mapping = node {
+            let fields = Dictionary(
+                (reader.mapping(node, "migration", allowed: ["mode", "dateFormats"]) ?? []).map { ($0.key, $0.value) }
+            ) { first, _ in first }
+            modeNode = fields["mode"]
+            if let formats = fields["dateFormats"] {
+                file.migrationDateFormats = dateFormats(formats, "migration.dateFormats") ?? [.iso8601]
+            }
+        }
+        guard let modeNode, let mode = reader.string(modeNode, "migration.mode") else { return }
+        switch mode {
+        case "automatic": file.migratesAutomatically = true
+        case "manual": file.migratesAutomatically = false
+        default: reader.report(modeNode, "migration", "expected automatic or manual, not '\(mode)'")
+        }
     }
 }

@@ -8,8 +8,9 @@ import Foundation
 /// Text arguments are read without ASCII whitespace at either end, as the other text conversions read them. All are
 /// deterministic.
 enum ConversionSQLFunctions {
-    /// `ferry_date_from_text(text)`: REAL seconds since 1970 of an ISO-8601 date text, read by the same parser as the
-    /// importer's `iso8601` date format (no zone means UTC; years 0000 to 9999).
+    /// `ferry_date_from_text(text, formats)`: REAL seconds since 1970 of a date text in the first of `formats` (a
+    /// JSON array of ``DateFormat`` names, ``formatsArgument(_:)``) that reads it, as an import with those date
+    /// formats reads it (``DateFormat/dateSeconds(_:formats:)``: no zone means UTC; years 0000 to 9999).
     static let dateFromText = "ferry_date_from_text"
     /// `ferry_text_from_date(seconds)`: the ISO-8601 text the exporter writes for a date (`2026-01-05T09:00:00Z`,
     /// `.fff…` only when there is a fraction of a second).
@@ -19,8 +20,12 @@ enum ConversionSQLFunctions {
     /// converts too).
     static let integerFromText = "ferry_integer_from_text"
     /// `ferry_decimal_from_text(text)`: the exact decimal text a decimal attribute stores (`24.90` is `24.9`, `1e3`
-    /// is `1000`) for a text that is a plain number.
+    /// is `1000`, `1e-1` is `0.1`) for a text an import takes as a decimal (``DecimalText``), in the same bytes.
     static let decimalFromText = "ferry_decimal_from_text"
+    /// `ferry_real_from_text(text, isFloat)`: the REAL a text an import takes as a double names (``DoubleText``:
+    /// `.5`, `+1.5`, `-2.5E+3`, correctly rounded), within a float's range when `isFloat` is 1, as an import stores
+    /// it; a number another writer left in the column converts too.
+    static let realFromText = "ferry_real_from_text"
     /// `ferry_text_from_utf8(blob)`: the TEXT of bytes that are valid UTF-8.
     static let textFromUTF8 = "ferry_text_from_utf8"
     /// `ferry_uri_from_text(text)`: the stored form of the URI a text spells (its absolute string).
@@ -30,12 +35,40 @@ enum ConversionSQLFunctions {
     ///
     /// - Throws: ``SQLiteError`` when SQLite refuses a registration.
     static func register(on connection: Connection) throws {
-        try connection.createFunction(dateFromText, argumentCount: 1) { arguments in
-            guard case .text(var text) = arguments[0] else { return .null }
+        // The formats of the last call, decoded once: a migration passes the same ones for every row.
+        var formatsText = ""
+        var formats: [DateFormat] = []
+        try connection.createFunction(dateFromText, argumentCount: 2) { arguments in
+            guard case .text(var text) = arguments[0], case .text(let names) = arguments[1] else { return .null }
+            if names != formatsText {
+                guard let decoded = try? JSONDecoder().decode([DateFormat].self, from: Data(names.utf8)) else {
+                    return .null
+                }
+                formats = decoded
+                formatsText = names
+            }
             let seconds = text.withUTF8 { bytes in
-                StoredValueCodec.dateSeconds(iso8601: trimmed(UnsafeRawBufferPointer(bytes)))
+                DateFormat.dateSeconds(trimmed(UnsafeRawBufferPointer(bytes)), formats: formats)
             }
             return seconds.map(SQLiteValue.real) ?? .null
+        }
+        try connection.createFunction(realFromText, argumentCount: 2) { arguments in
+            let isFloat = arguments[1].integer == 1
+            let number: Double?
+            switch arguments[0] {
+            case .text(var text):
+                number = text.withUTF8 { bytes in
+                    guard case .success(let value) = DoubleText.parse(trimmed(UnsafeRawBufferPointer(bytes))) else {
+                        return nil
+                    }
+                    return value
+                }
+            case .integer(let value): number = Double(value)
+            case .real(let value): number = value
+            default: number = nil
+            }
+            guard let number, !isFloat || abs(number) <= Double(Float.greatestFiniteMagnitude) else { return .null }
+            return .real(number)
         }
         try connection.createFunction(textFromDate, argumentCount: 1) { arguments in
             guard let seconds = arguments[0].real else { return .null }
@@ -57,10 +90,9 @@ enum ConversionSQLFunctions {
         try connection.createFunction(decimalFromText, argumentCount: 1) { arguments in
             if case .integer(let value) = arguments[0] { return .text(String(value)) }
             guard case .text(var text) = arguments[0],
-                let decimal = StoredValueCodec.decimal(
-                    from: text.withUTF8 { String(decoding: trimmed(UnsafeRawBufferPointer($0)), as: UTF8.self) })
+                let canonical = text.withUTF8({ canonicalDecimal(trimmed(UnsafeRawBufferPointer($0))) })
             else { return .null }
-            return StoredValueCodec.encode(.decimal(decimal), as: .decimal)
+            return .text(canonical)
         }
         try connection.createFunction(textFromUTF8, argumentCount: 1) { arguments in
             guard case .blob(let bytes) = arguments[0], let text = String(validating: bytes, as: UTF8.self) else {
@@ -76,33 +108,32 @@ enum ConversionSQLFunctions {
         }
     }
 
-    /// The integer a decimal text names, when the text is a plain number (``StoredValueCodec/decimal(from:)``'s
-    /// rules) whose fraction is zero and which fits an `Int64`; `nil` otherwise.
+    /// The integer a decimal text names, when the text is a number ``DecimalText`` reads (a decimal import's rules:
+    /// `12.0`, `1e3`, `10e-1`) whose fraction is zero and which fits an `Int64`; `nil` otherwise (`12.5`, `1e-1`).
     static func integer(spelledBy bytes: UnsafeRawBufferPointer) -> Int64? {
-        // Plain digits, the common case, need no `Decimal`.
-        var cursor = ByteCursor(bytes)
-        let negative = cursor.skip(UInt8(ascii: "-"))
-        if !negative { _ = cursor.skip(UInt8(ascii: "+")) }
-        let start = cursor.index
-        var value: Int64 = 0
-        var plain = true
-        while let byte = cursor.peek, let digit = ByteCursor.digit(byte) {
-            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
-            let (next, carry) = shifted.addingReportingOverflow(negative ? -Int64(digit) : Int64(digit))
-            guard !overflow, !carry else {
-                plain = false
-                break
-            }
-            value = next
-            cursor.index += 1
+        guard case .success(let number) = DecimalText.parse(bytes) else { return nil }
+        // The canonical text has no exponent and no trailing fraction zeros: a point means a fraction.
+        guard number.exponent >= 0 || number.significantCount == 0, let text = canonicalDecimal(bytes) else {
+            return nil
         }
-        if plain && cursor.isAtEnd && cursor.index > start { return value }
-        guard let decimal = StoredValueCodec.decimal(from: String(decoding: bytes, as: UTF8.self)) else { return nil }
-        var exact = decimal
-        var whole = Decimal()
-        NSDecimalRound(&whole, &exact, 0, .plain)
-        guard whole == decimal else { return nil }
-        return Int64(StoredValueCodec.text(of: whole))
+        return Int64(text)
+    }
+
+    /// The text a decimal attribute stores for the number `bytes` spell, as an import writes it (``DecimalText``), or
+    /// `nil` when they are not such a number.
+    static func canonicalDecimal(_ bytes: UnsafeRawBufferPointer) -> String? {
+        guard case .success(let number) = DecimalText.parse(bytes) else { return nil }
+        return String(unsafeUninitializedCapacity: number.textCount) { buffer in
+            number.write(from: bytes, into: UnsafeMutableRawBufferPointer(buffer))
+        }
+    }
+
+    /// The second argument of ``dateFromText``: `formats` as a JSON array of their names.
+    static func formatsArgument(_ formats: [DateFormat]) -> String {
+        let names = formats.map { format in
+            String(decoding: (try? JSONEncoder().encode(format.description)) ?? Data("\"\"".utf8), as: UTF8.self)
+        }
+        return "[" + names.joined(separator: ",") + "]"
     }
 
     /// `bytes` without ASCII whitespace at either end.

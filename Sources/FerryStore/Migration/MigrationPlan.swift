@@ -55,7 +55,13 @@ public struct MigrationPlan: Sendable {
         for check in checks {
             let verdict = check.violations == 0 ? "ok" : "\(check.violations) rows"
             var line = "  check \(check.kind) \(check.entity).\(check.attributes.joined(separator: "+")): \(verdict)"
-            if !check.samples.isEmpty { line += " (such as \(check.samples.joined(separator: ", ")))" }
+            if !check.samples.isEmpty {
+                let samples =
+                    check.values.count == check.samples.count
+                    ? zip(check.samples, check.values).map { "\($0) \($1)" } : check.samples
+                line += " (such as \(samples.joined(separator: ", ")))"
+            }
+            if let expected = check.expected, check.violations > 0 { line += ", expected \(expected)" }
             if check.violations > 0 { line += ": \(check.resolution)" }
             lines.append(line)
         }

@@ -13,7 +13,7 @@ extension MigrationPlanner {
         from old: AttributeDescription, to new: AttributeDescription, of owner: String, column: String,
         table: String, ids: [Int], rows: Int, into planned: inout TableMigration.Column
     ) throws {
-        guard let conversion = TypeConversion.between(old.type, new.type) else {
+        guard let conversion = TypeConversion.between(old.type, new.type, dateFormats: dateFormats) else {
             throw notInferable(
                 "attribute '\(owner).\(new.name)' changes type from \(old.type.name) to \(new.type.name), which Ferry "
                     + "cannot convert")
@@ -28,16 +28,21 @@ extension MigrationPlanner {
         let failing =
             "\(Self.entityCondition(ids, table: table)) AND \(value) IS NOT NULL AND NOT (\(conversion.converts(value)))"
         let failures = try count(table, where: failing)
-        let samples = try connection.prepare(
-            "SELECT \(Self.qualified(table, "_pk")) FROM \(SQL.identifier(table)) WHERE \(failing) "
-                + "ORDER BY 1 LIMIT 5"
-        ).fetchAll().compactMap { $0[0].integer }.map { "_pk \($0)" }
+        // The first failing rows with their values as SQL quotes them ('05/13/2026', X'FFFE'), for the plan.
+        let sampleRows = try connection.prepare(
+            "SELECT \(Self.qualified(table, "_pk")), substr(quote(\(value)), 1, 60) FROM \(SQL.identifier(table)) "
+                + "WHERE \(failing) ORDER BY 1 LIMIT 5"
+        ).fetchAll()
+        let samples = sampleRows.compactMap { $0[0].integer }.map { "_pk \($0)" }
+        let values = sampleRows.map { $0[1].text ?? "NULL" }
         let name = "'\(owner).\(new.name)'"
         var replacement = "NULL"
+        var summary = "convert \(name) from \(old.type.name) to \(new.type.name)"
+        if old.type == .string && new.type == .date {
+            summary += " (date formats: \(dateFormats.map(\.description).joined(separator: ", ")))"
+        }
         steps.append(
-            MigrationStep(
-                kind: "convertType", entity: owner,
-                summary: "convert \(name) from \(old.type.name) to \(new.type.name)", cost: .tableRebuild, rows: rows))
+            MigrationStep(kind: "convertType", entity: owner, summary: summary, cost: .tableRebuild, rows: rows))
         if failures > 0 {
             let resolution: String
             var blocks = false
@@ -66,15 +71,16 @@ extension MigrationPlanner {
                         isDestructive: true))
             default:
                 resolution =
-                    "\(failures) values of \(name) do not convert to \(new.type.name) (expected "
-                    + "\(conversion.expectation)); fix them first (a "
-                    + "willMigrate stage), or run with --on-violation reject or default"
+                    "\(failures) values of \(name) do not convert to \(new.type.name); fix them first (a "
+                    + "willMigrate stage\(old.type == .string && new.type == .date ? ", other --date-format" : "")), "
+                    + "or run with --on-violation reject or default"
                 blocks = true
             }
             checks.append(
                 MigrationCheck(
                     kind: "notConvertible", entity: owner, attributes: [new.name], violations: failures,
-                    samples: samples, resolution: resolution, blocks: blocks))
+                    samples: samples, resolution: resolution, blocks: blocks, values: values,
+                    expected: conversion.expectation))
         }
         let source = SQL.identifier(column)
         planned.cast = true

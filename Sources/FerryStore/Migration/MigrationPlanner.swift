@@ -20,6 +20,8 @@ struct MigrationPlanner {
     let policy: ViolationPolicy
     /// Values of an attribute newly allowed external storage larger than this many bytes move to blob files.
     var externalStorageThreshold = PersistentStoreDescription.defaultExternalStorageThreshold
+    /// The formats a text converting to a date may be in, tried in order.
+    var dateFormats: [DateFormat] = [.iso8601]
 
     var steps: [MigrationStep] = []
     var checks: [MigrationCheck] = []

@@ -71,4 +71,10 @@ public struct MigrationCheck: Sendable, Hashable, Codable {
     public var resolution: String
     /// Whether the violations stop the migration under the chosen policy.
     public var blocks: Bool
+    /// For `notConvertible`: the values of the ``samples`` rows, as SQL quotes them (`'05/13/2026'`, `X'FFFE'`;
+    /// cut at 60 characters), in the same order; empty for the other checks.
+    public var values: [String] = []
+    /// For `notConvertible`: what a value must be to convert (`a date in ISO-8601 (2026-01-05T09:00:00Z) or
+    /// dd/MM/yyyy`); `nil` for the other checks.
+    public var expected: String? = nil
 }

@@ -33,6 +33,9 @@ public struct StoreMigrator: Sendable {
     /// When an attribute newly allows external storage, its values larger than this many bytes move to blob files
     /// (as ``PersistentStoreDescription/externalStorageThreshold``; 128 KiB by default).
     public var externalStorageThreshold = PersistentStoreDescription.defaultExternalStorageThreshold
+    /// The formats a text attribute turned date may be written in, tried in order for each value, as an import's
+    /// `dateFormats` are (``DateFormat``); `[.iso8601]` by default. A value none of them reads does not convert.
+    public var dateFormats: [DateFormat] = [.iso8601]
 
     /// The default of ``chunkBytes``: 64 MiB.
     public static let defaultChunkBytes = 64 << 20
@@ -82,6 +85,7 @@ public struct StoreMigrator: Sendable {
             let schema = try StoreSchema(model: source, entityIDs: StoreSchema.storedEntityIDs(on: connection))
             var planner = MigrationPlanner(source: schema, model: model, connection: connection, policy: policy)
             planner.externalStorageThreshold = externalStorageThreshold
+            planner.dateFormats = dateFormats.isEmpty ? [.iso8601] : dateFormats
             return try planner.plan()
         }
     }

@@ -12,9 +12,6 @@ extension TypeConversion {
 
     /// The conversion from `old` to the number or boolean type `new`, or `nil`.
     static func toNumber(from old: AttributeType, to new: AttributeType) -> TypeConversion? {
-        let isNumber = { (v: String) in
-            "(CASE WHEN json_valid(\(v)) THEN json_type(\(v)) IN ('integer', 'real') ELSE 0 END)"
-        }
         if let range = range(of: new) {
             let inRange = { (v: String) in "\(v) BETWEEN \(range.lowerBound) AND \(range.upperBound)" }
             let whole = "a whole number from \(range.lowerBound) to \(range.upperBound)"
@@ -41,10 +38,18 @@ extension TypeConversion {
         switch (old, new) {
         case (.double, .float), (.integer64, .float):
             return .always { "CAST(\($0) AS REAL)" }
-        case (.string, .double), (.string, .float), (.decimal, .double), (.decimal, .float):
-            return TypeConversion(converts: isNumber, value: { "CAST(\($0) AS REAL)" }, expectation: "a number")
+        case (.string, .double), (.decimal, .double):
+            return .function(
+                { "\(ConversionSQLFunctions.realFromText)(\($0), 0)" },
+                expecting: "a number (such as -12.5, .5 or 1.5e-3)")
+        case (.string, .float), (.decimal, .float):
+            return .function(
+                { "\(ConversionSQLFunctions.realFromText)(\($0), 1)" },
+                expecting: "a number (such as -12.5, .5 or 1.5e-3) within the range of a float")
         case (.string, .decimal):
-            return .function({ "\(ConversionSQLFunctions.decimalFromText)(\($0))" }, expecting: "a number")
+            return .function(
+                { "\(ConversionSQLFunctions.decimalFromText)(\($0))" },
+                expecting: "a decimal (a number such as -12.50 or 1.5e-3, at most 38 significant digits)")
         case (.double, .decimal), (.float, .decimal):
             // Only whole numbers: a binary fraction has no exact decimal text that SQL can give.
             return TypeConversion(

@@ -1,7 +1,10 @@
+import FerrySQLite
+
 /// Conversions to strings, dates, UUIDs, URIs and binary data (see ``TypeConversion`` for the table).
 extension TypeConversion {
-    /// The conversion from `old` to the text, date or binary type `new`, or `nil`.
-    static func toText(from old: AttributeType, to new: AttributeType) -> TypeConversion? {
+    /// The conversion from `old` to the text, date or binary type `new`, or `nil`; a text becomes a date in the first
+    /// of `dateFormats` that reads it.
+    static func toText(from old: AttributeType, to new: AttributeType, dateFormats: [DateFormat]) -> TypeConversion? {
         let dates = StoredValueCodec.dateSecondsRange
         // Rounded as a `Date` holds seconds, so the REAL is the one an insert of the same date stores.
         let asHeldByDate = { (seconds: String) in
@@ -17,9 +20,10 @@ extension TypeConversion {
         case (.binary, .string):
             return .function({ "\(ConversionSQLFunctions.textFromUTF8)(\($0))" }, expecting: "valid UTF-8 bytes")
         case (.string, .date):
+            let formats = MigrationPlanner.literal(.text(ConversionSQLFunctions.formatsArgument(dateFormats)))
             return .function(
-                { "\(ConversionSQLFunctions.dateFromText)(\($0))" },
-                expecting: "ISO-8601 date text (2026-01-05, 2026-01-05T09:00:00Z, 2026-01-05 09:00+01:00)")
+                { "\(ConversionSQLFunctions.dateFromText)(\($0), \(formats))" },
+                expecting: "a date in " + expectation(of: dateFormats))
         case (.integer16, .date), (.integer32, .date), (.integer64, .date), (.double, .date), (.float, .date):
             // Seconds since 1970-01-01T00:00:00Z, within the years a date text can name.
             return TypeConversion(
@@ -40,5 +44,13 @@ extension TypeConversion {
         default:
             return nil
         }
+    }
+
+    /// What a text must be to convert to a date in `formats`: `ISO-8601 (2026-01-05T09:00:00Z) or dd/MM/yyyy`, as
+    /// an import's message names them.
+    static func expectation(of formats: [DateFormat]) -> String {
+        let names = formats.map(\.expectationName)
+        guard let last = names.last else { return "no date format" }
+        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " or " + last
     }
 }

@@ -12,12 +12,14 @@ import FerrySQLite
 /// |---|---|---|
 /// | integer → narrower integer, boolean | values in range; 0 or 1 | out of range |
 /// | double, float, date → integer | whole numbers (a date's seconds since 1970) in range | a fraction, out of range |
-/// | string, decimal → integer | numbers with a zero fraction (`12.0`, `-0.0`, `1e3`) in range | `12.5`, not a number |
-/// | string, decimal → double, float; double → float; integer64 → float | numbers | not a number |
-/// | string → decimal; double, float → decimal | numbers; whole numbers | not a number; a fraction |
+/// | string, decimal → integer | numbers with a zero fraction (`12.0`, `-0.0`, `1e3`, `10e-1`) in range | `12.5`, `1e-1`, not a number |
+/// | string, decimal → double, float | numbers as an import reads them (`.5`, `+1.5`, `-2.5E+3`) | not a number, beyond the type's range |
+/// | double → float; integer64 → float | every value | none |
+/// | string → decimal | numbers as an import reads them (`1e-1`, `+1.5`), stored in the same exact text | not a number, over 38 significant digits |
+/// | double, float → decimal | whole numbers | a fraction |
 /// | string → boolean | `true` `false` `yes` `no` `1` `0`, any case | anything else |
 /// | boolean → string | `true`, `false` (as the exporter writes them) | a stored value other than 0 or 1 |
-/// | string → date | ISO-8601 text (as the importer reads it; no zone is UTC) | other text |
+/// | string → date | text in the first of the migration's date formats that reads it (``DateFormat``: `iso8601` by default, `epochSeconds`, `epochMilliseconds`, patterns such as `dd/MM/yyyy`), as an import reads it; no zone is UTC | other text |
 /// | integer, double, float → date | seconds since 1970-01-01T00:00:00Z, years 0000 to 9999 | out of those years |
 /// | date → string | ISO-8601 text as the exporter writes it (`2026-01-05T09:00:00Z`) | none |
 /// | string ↔ UUID | 8-4-4-4-12 hexadecimal text, stored lower-case | other text |
@@ -50,13 +52,16 @@ struct TypeConversion {
             converts: { "\(call($0)) IS NOT NULL" }, value: call, expectation: expectation, isNullWhenFailing: true)
     }
 
-    /// The conversion from `old` to `new`, or `nil` when Ferry has none (the change is then not inferable).
-    static func between(_ old: AttributeType, _ new: AttributeType) -> TypeConversion? {
+    /// The conversion from `old` to `new`, or `nil` when Ferry has none (the change is then not inferable); a text
+    /// becomes a date in the first of `dateFormats` that reads it.
+    static func between(
+        _ old: AttributeType, _ new: AttributeType, dateFormats: [DateFormat] = [.iso8601]
+    ) -> TypeConversion? {
         switch new {
         case .integer16, .integer32, .integer64, .double, .float, .decimal, .boolean:
             toNumber(from: old, to: new)
         case .string, .date, .uuid, .uri, .binary:
-            toText(from: old, to: new)
+            toText(from: old, to: new, dateFormats: dateFormats)
         case .transformable:
             nil
         }

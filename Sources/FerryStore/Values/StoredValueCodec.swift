@@ -125,19 +125,17 @@ package enum StoredValueCodec {
         uuid.uuidString.lowercased()
     }
 
-    /// The exact decimal `text` spells, or `nil` unless the whole text is a plain number (`Decimal(string:)` alone
-    /// would read `12abc` as 12).
+    /// The exact decimal `text` spells, or `nil` unless the whole text is a number ``DecimalText`` reads
+    /// (`[+-]digits[.digits][e[+-]digits]`: `1e-1`, `+1.5`; `Decimal(string:)` alone would read `12abc` as 12 and
+    /// `1.2.3` as 1.2). A number with more significant digits than ``DecimalText`` takes is read as
+    /// `Decimal(string:)` reads it (another writer may have left one in the store).
     package static func decimal(from text: String) -> Decimal? {
-        var sawDigit = false
-        for (offset, character) in text.enumerated() {
-            switch character {
-            case "0"..."9": sawDigit = true
-            case "-", "+": guard offset == 0 else { return nil }
-            case ".", "e", "E": continue
-            default: return nil
-            }
+        var copy = text
+        let syntax = copy.withUTF8 { bytes -> Bool in
+            if case .failure(.syntax) = DecimalText.parse(UnsafeRawBufferPointer(bytes)) { return false }
+            return true
         }
-        guard sawDigit else { return nil }
+        guard syntax else { return nil }
         return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
     }
 }

@@ -22,11 +22,18 @@ struct MigrateCommand: AsyncParsableCommand {
             which rows and how to fix them); 78 when a change cannot be inferred, or it removes data without \
             --allow-destructive; 75 when another run holds the store.
 
+            A string attribute turned date converts each text in the first --date-format that reads it (iso8601 \
+            when none is given; as an import's dateFormats: iso8601, epochSeconds, epochMilliseconds or a pattern \
+            such as dd/MM/yyyy). Text that none reads is a violation --on-violation decides; --plan shows the \
+            formats, how many values fail, the first of them and what was expected.
+
             Examples:
               ferry migrate --store catalog.sqlite --model catalog.model --plan
               ferry migrate --store catalog.sqlite --model catalog-v2.yml --on-violation keep-first --allow-destructive
               ferry migrate --store catalog.sqlite --model catalog.model --plan --json | jq '.steps[].cost'
               ferry migrate --store catalog.sqlite --model App/Catalog.xcdatamodeld
+              ferry migrate --store catalog.sqlite --model catalog-v3.yml --date-format dd/MM/yyyy \
+                --date-format iso8601 --on-violation reject --allow-destructive
             """
     )
 
@@ -55,10 +62,29 @@ struct MigrateCommand: AsyncParsableCommand {
             valueName: "policy"))
     var onViolation = "fail"
 
+    @Option(
+        name: .customLong("date-format"),
+        help: ArgumentHelp(
+            """
+            A way a text attribute turned date may be written: iso8601, epochSeconds, epochMilliseconds or a \
+            pattern (dd/MM/yyyy). Repeat it to try several, in order (default: iso8601).
+            """, valueName: "format"))
+    var dateFormats: [String] = []
+
     func validate() throws {
         guard ViolationPolicy(rawValue: onViolation) != nil else {
             throw ValidationError(
                 "--on-violation must be one of " + ViolationPolicy.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        _ = try parsedDateFormats()
+    }
+
+    /// The `--date-format` values, or `[.iso8601]` when none is given.
+    private func parsedDateFormats() throws -> [DateFormat] {
+        do {
+            return try dateFormats.isEmpty ? [.iso8601] : dateFormats.map(DateFormat.init(parsing:))
+        } catch {
+            throw ValidationError("--date-format: \(error)")
         }
     }
 
@@ -75,6 +101,7 @@ struct MigrateCommand: AsyncParsableCommand {
             var migration = StoreMigration(
                 storePath: store, modelPath: model, policy: ViolationPolicy(rawValue: onViolation) ?? .fail, appliedBy: "ferry migrate", logger: logger)
             migration.chunkRows = max(chunkRows, 1)
+            migration.dateFormats = try parsedDateFormats()
             if plan { return try await migration.plans() }
             return try await migration.run(allowsDestructiveChanges: allowDestructive)
         }

@@ -13,8 +13,20 @@ struct ConversionCase: Sendable, CustomTestStringConvertible {
     var converting: [(SQLiteValue, AttributeValue)]
     /// Stored values of the old type that do not convert.
     var failing: [SQLiteValue] = []
+    /// The formats a text turned date may be in.
+    var dateFormats: [DateFormat] = [.iso8601]
 
-    var testDescription: String { "\(from) → \(to)" }
+    var testDescription: String {
+        dateFormats == [.iso8601] ? "\(from) → \(to)" : "\(from) → \(to) in \(dateFormats.map(\.description))"
+    }
+
+    /// A text → date case read in the formats `names` (a name that does not compile is left out, so its values
+    /// fail to convert and the case fails).
+    static func textToDate(_ names: [String], _ converting: [(String, Double)], failing: [String]) -> ConversionCase {
+        ConversionCase(
+            from: "string", to: "date", converting: converting.map { (.text($0.0), date($0.1)) },
+            failing: failing.map(SQLiteValue.text), dateFormats: names.compactMap { try? DateFormat(parsing: $0) })
+    }
 
     static func date(_ seconds: Double) -> AttributeValue { .date(Date(timeIntervalSince1970: seconds)) }
 
@@ -29,6 +41,27 @@ struct ConversionCase: Sendable, CustomTestStringConvertible {
                 (.text(" 2026-01-05 09:00+01:00 "), date(1_767_600_000)),
                 (.text("2026-01-05T09:00:00.250-02:30"), date(1_767_612_600.25)),
             ], failing: [.text("05/01/2026"), .text("2026-02-30"), .text("yesterday")]),
+        textToDate(
+            ["d/M/yyyy"],
+            [("05/01/2026", 1_767_571_200), ("5/1/2026", 1_767_571_200), (" 29/02/2024 ", 1_709_164_800)],
+            failing: ["2026-01-05", "31/02/2026", "05/13/2026", "05/01/26"]),
+        textToDate(
+            ["dd/MM/yyyy HH:mm", "iso8601"],
+            [("05/01/2026 09:30", 1_767_605_400), ("2026-01-05T09:00:00+01:00", 1_767_600_000)],
+            failing: ["05/01/2026", "05/01/2026 24:00"]),
+        textToDate(
+            ["epochSeconds"],
+            [("1767603600", 1_767_603_600), ("1767603600.25", 1_767_603_600.25), ("-86400", -86400),
+             ("1.7676036e9", 1_767_603_600)],
+            failing: ["1767603600000", "2026-01-05", "12abc"]),
+        textToDate(
+            ["epochMilliseconds"],
+            [("1767603600000", 1_767_603_600), ("1767603600250", 1_767_603_600.25), ("-86400000", -86400)],
+            failing: ["1e20", "soon"]),
+        textToDate(
+            ["iso8601", "d/M/yyyy", "epochSeconds"],
+            [("2026-01-05", 1_767_571_200), ("06/01/2026", 1_767_657_600), ("0", 0)],
+            failing: ["01-06-2026", "June 6th"]),
         ConversionCase(
             from: "date", to: "integer64",
             converting: [(.real(1_767_603_600), .integer(1_767_603_600)), (.real(-86400), .integer(-86400))],
@@ -95,7 +128,23 @@ struct ConversionCase: Sendable, CustomTestStringConvertible {
             converting: [
                 (.text("24.90"), .decimal(Decimal(string: "24.9") ?? 0)), (.text("1e3"), .decimal(1000)),
                 (.text("-0.5"), .decimal(Decimal(string: "-0.5") ?? 0)), (.integer(5), .decimal(5)),
-            ], failing: [.text("abc"), .text("12abc")]),
+                (.text("1e-1"), .decimal(Decimal(string: "0.1") ?? 0)),
+                (.text("-2.5E+3"), .decimal(-2500)), (.text("+1.5"), .decimal(Decimal(string: "1.5") ?? 0)),
+                (.text("1.5e-3"), .decimal(Decimal(string: "0.0015") ?? 0)), (.text(".5"), .decimal(Decimal(string: "0.5") ?? 0)),
+            ], failing: [.text("abc"), .text("12abc"), .text("1e"), .text("1e+"), .text("1.2.3"), .text("e5"),
+                .text("1e-1-1")]),
+        ConversionCase(
+            from: "string", to: "integer32",
+            converting: [
+                (.text("10e-1"), .integer(1)), (.text("-2.5E+3"), .integer(-2500)), (.text("+15"), .integer(15)),
+                (.text("1.5e1"), .integer(15)), (.text("2E+0"), .integer(2)), (.text("-0e-5"), .integer(0)),
+            ], failing: [.text("1e-1"), .text("+1.5"), .text("15e-1"), .text("3e9"), .text("1e")]),
+        ConversionCase(
+            from: "string", to: "float",
+            converting: [
+                (.text("1e-1"), .double(0.1)), (.text("-2.5E+3"), .double(-2500)), (.text("+1.5"), .double(1.5)),
+                (.text(".5"), .double(0.5)), (.text("5."), .double(5)),
+            ], failing: [.text("1e39"), .text("nan"), .text("1e"), .text("0x10")]),
         ConversionCase(
             from: "string", to: "uri",
             converting: [
@@ -105,7 +154,16 @@ struct ConversionCase: Sendable, CustomTestStringConvertible {
                 )
             ], failing: [.text("")]),
         ConversionCase(from: "integer64", to: "float", converting: [(.integer(3), .double(3))]),
-        ConversionCase(from: "string", to: "double", converting: [(.text("2.5"), .double(2.5))], failing: [.text("x")]),
+        ConversionCase(
+            from: "string", to: "double",
+            converting: [
+                (.text("2.5"), .double(2.5)), (.text("1e-1"), .double(0.1)), (.text("-2.5E+3"), .double(-2500)),
+                (.text("+1.5"), .double(1.5)), (.text(" .5 "), .double(0.5)), (.text("007"), .double(7)),
+                (.text("2.2250738585072014e-308"), .double(.leastNormalMagnitude)),
+            ], failing: [.text("x"), .text("1e400"), .text("inf"), .text("1e"), .text("1.2.3"), .text("- 1")]),
+        ConversionCase(
+            from: "decimal", to: "double",
+            converting: [(.text("0.1"), .double(0.1)), (.text("-2500"), .double(-2500)), (.integer(3), .double(3))]),
     ]
 }
 
@@ -143,7 +201,9 @@ struct TypeConversionTests {
         try await MigrationFixture.withStorePath { path in
             try await Self.makeStore(at: path, pair.from, pair.converting.map(\.0) + pair.failing)
             let v2 = Self.v1(pair.to)
-            let plan = try StoreMigrator(storePath: path).plan(to: MigrationFixture.model(v2), policy: .reject)
+            var migrator = StoreMigrator(storePath: path)
+            migrator.dateFormats = pair.dateFormats
+            let plan = try migrator.plan(to: MigrationFixture.model(v2), policy: .reject)
             let failingKeys = pair.failing.indices.map { "_pk \(pair.converting.count + $0 + 1)" }
             let check = plan.checks.first { $0.kind == "notConvertible" }
             #expect(check?.violations ?? 0 == pair.failing.count)
@@ -217,8 +277,11 @@ struct TypeConversionTests {
             #expect(plan.isBlocked)
             let check = try #require(plan.checks.first { $0.kind == "notConvertible" })
             #expect(check.violations == 2 && check.samples == ["_pk 2", "_pk 3"])
-            #expect(plan.text.contains("expected ISO-8601 date text"))
-            #expect(plan.text.contains("_pk 2"))
+            #expect(check.values == ["'soon'", "'2026-13-01'"])
+            #expect(plan.text.contains("(date formats: iso8601)"))
+            #expect(
+                plan.text.contains(
+                    "(such as _pk 2 'soon', _pk 3 '2026-13-01'), expected a date in ISO-8601 (2026-01-05T09:00:00Z)"))
             let error = #expect(throws: MigrationError.self) { try StoreMigrator(storePath: path).migrate(to: plan) }
             #expect(error?.code == .dataViolation)
             #expect(

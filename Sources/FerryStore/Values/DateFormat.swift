@@ -1,6 +1,7 @@
-/// One way a date field may be written. ``ConversionOptions/dateFormats`` lists the ways tried, in order.
+/// One way a date text may be written: the one owner of what a date text is, for an import's fields (its
+/// conversion options list the formats tried, in order) and a migration's text → date conversion alike.
 ///
-/// In pipeline files a format is one string: `iso8601`, `epochSeconds`, `epochMilliseconds`, or a
+/// In pipeline files and on the command line a format is one string: `iso8601`, `epochSeconds`, `epochMilliseconds`, or a
 /// ``DatePattern`` such as `dd/MM/yyyy`.
 ///
 /// ```swift
@@ -8,7 +9,7 @@
 /// ```
 public enum DateFormat: Sendable, Hashable, Codable, CustomStringConvertible {
     /// ISO-8601 / RFC 3339: `2026-01-05`, `2026-01-05T09:00`, `2026-01-05T09:00:00.250+01:00`, `2026-01-05 09:00Z`.
-    /// Our rule: no zone means UTC. See `ISO8601Parser`.
+    /// Our rule: no zone means UTC.
     case iso8601
     /// Seconds since 1970-01-01T00:00:00Z, as a decimal number (`1767603600`, `1767603600.25`, `-86400`).
     case epochSeconds
@@ -40,13 +41,38 @@ public enum DateFormat: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// How a failure message names the format: `ISO-8601 (2026-01-05T09:00:00Z)`, `dd/MM/yyyy`…
-    var expectationName: String {
+    package var expectationName: String {
         switch self {
         case .iso8601: "ISO-8601 (2026-01-05T09:00:00Z)"
         case .epochSeconds: "seconds since 1970"
         case .epochMilliseconds: "milliseconds since 1970"
         case .pattern(let pattern): pattern.source
         }
+    }
+
+    /// The stored form of the date `text` spells (REAL seconds since 1970, rounded as a `Date` holds them) in the
+    /// first of `formats` that reads all of it and gives a valid date within years 0000 to 9999, or `nil`.
+    ///
+    /// Epoch values must fall within those years like the other formats, which also catches milliseconds given
+    /// where seconds were expected.
+    package static func dateSeconds(_ text: UnsafeRawBufferPointer, formats: [DateFormat]) -> Double? {
+        for format in formats {
+            let seconds: Double?
+            switch format {
+            case .iso8601:
+                seconds = ISO8601Parser.parse(text)?.secondsSince1970
+            case .pattern(let pattern):
+                seconds = pattern.parse(text)?.secondsSince1970
+            case .epochSeconds:
+                seconds = try? DoubleText.parse(text).get()
+            case .epochMilliseconds:
+                seconds = (try? DoubleText.parse(text).get()).map { $0 / 1_000 }
+            }
+            if let seconds, StoredValueCodec.dateSecondsRange.contains(seconds) {
+                return StoredValueCodec.asHeldByDate(seconds)
+            }
+        }
+        return nil
     }
 
     /// Decodes the format from one string, as ``init(parsing:)``.

@@ -1,5 +1,3 @@
-import FerryStore
-
 /// A date pattern such as `dd/MM/yyyy HH:mm:ss` or `yyyy-MM-dd'T'HH:mm:ss.SSSXXX`, compiled once into steps
 /// that read a field's bytes directly (no `DateFormatter` on the hot path).
 ///
@@ -70,7 +68,7 @@ public struct DatePattern: Sendable, Hashable, CustomStringConvertible {
     public var description: String { source }
 
     /// The date and time `bytes` hold when they match the pattern from start to end, else `nil`.
-    func parse(_ bytes: UnsafeRawBufferPointer) -> CivilTime? {
+    package func parse(_ bytes: UnsafeRawBufferPointer) -> CivilTime? {
         var cursor = ByteCursor(bytes)
         var time = CivilTime()
         for step in steps {

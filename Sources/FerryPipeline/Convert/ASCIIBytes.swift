@@ -1,4 +1,5 @@
-/// ASCII tests on single bytes and borrowed byte ranges, for the converters' hand-written parsers.
+/// ASCII tests on single bytes and borrowed byte ranges, for the converters' hand-written parsers (trimming is
+/// FerryStore's `trimmingASCIIWhitespace()`, shared with migrations).
 extension UInt8 {
     /// The value of an ASCII digit, or `nil`.
     @inline(__always)
@@ -27,24 +28,9 @@ extension UInt8 {
         self >= UInt8(ascii: "A") && self <= UInt8(ascii: "Z") ? self | 0x20 : self
     }
 
-    /// Space, tab, line feed, carriage return, vertical tab or form feed: what trimming removes.
-    @inline(__always)
-    var isASCIIWhitespace: Bool {
-        self == 0x20 || (self >= 0x09 && self <= 0x0D)
-    }
 }
 
 extension UnsafeRawBufferPointer {
-    /// The bytes without ASCII whitespace at either end (see ``UInt8/isASCIIWhitespace``).
-    func trimmingASCIIWhitespace() -> UnsafeRawBufferPointer {
-        var start = 0
-        var end = count
-        while start < end, self[start].isASCIIWhitespace { start += 1 }
-        while end > start, self[end - 1].isASCIIWhitespace { end -= 1 }
-        if start == 0 && end == count { return self }
-        return UnsafeRawBufferPointer(rebasing: self[start..<end])
-    }
-
     /// Whether the bytes equal `lowercased` (ASCII lower-case already), ignoring ASCII case in the bytes.
     func equalsIgnoringASCIICase(_ lowercased: [UInt8]) -> Bool {
         guard count == lowercased.count else { return false }

@@ -48,7 +48,7 @@ enum ConversionSQLFunctions {
                 formatsText = names
             }
             let seconds = text.withUTF8 { bytes in
-                DateFormat.dateSeconds(trimmed(UnsafeRawBufferPointer(bytes)), formats: formats)
+                DateFormat.dateSeconds(UnsafeRawBufferPointer(bytes).trimmingASCIIWhitespace(), formats: formats)
             }
             return seconds.map(SQLiteValue.real) ?? .null
         }
@@ -58,7 +58,8 @@ enum ConversionSQLFunctions {
             switch arguments[0] {
             case .text(var text):
                 number = text.withUTF8 { bytes in
-                    guard case .success(let value) = DoubleText.parse(trimmed(UnsafeRawBufferPointer(bytes))) else {
+                    let trimmed = UnsafeRawBufferPointer(bytes).trimmingASCIIWhitespace()
+                    guard case .success(let value) = DoubleText.parse(trimmed) else {
                         return nil
                     }
                     return value
@@ -78,7 +79,8 @@ enum ConversionSQLFunctions {
             guard let low = arguments[1].integer, let high = arguments[2].integer else { return .null }
             let number: Int64?
             switch arguments[0] {
-            case .text(var text): number = text.withUTF8 { integer(spelledBy: trimmed(UnsafeRawBufferPointer($0))) }
+            case .text(var text):
+                number = text.withUTF8 { integer(spelledBy: UnsafeRawBufferPointer($0).trimmingASCIIWhitespace()) }
             // Another writer may have left a number in a text or decimal column.
             case .integer(let value): number = value
             case .real(let value): number = Int64(exactly: value)
@@ -90,7 +92,9 @@ enum ConversionSQLFunctions {
         try connection.createFunction(decimalFromText, argumentCount: 1) { arguments in
             if case .integer(let value) = arguments[0] { return .text(String(value)) }
             guard case .text(var text) = arguments[0],
-                let canonical = text.withUTF8({ canonicalDecimal(trimmed(UnsafeRawBufferPointer($0))) })
+                let canonical = text.withUTF8({
+                    canonicalDecimal(UnsafeRawBufferPointer($0).trimmingASCIIWhitespace())
+                })
             else { return .null }
             return .text(canonical)
         }
@@ -112,11 +116,7 @@ enum ConversionSQLFunctions {
     /// `12.0`, `1e3`, `10e-1`) whose fraction is zero and which fits an `Int64`; `nil` otherwise (`12.5`, `1e-1`).
     static func integer(spelledBy bytes: UnsafeRawBufferPointer) -> Int64? {
         guard case .success(let number) = DecimalText.parse(bytes) else { return nil }
-        // The canonical text has no exponent and no trailing fraction zeros: a point means a fraction.
-        guard number.exponent >= 0 || number.significantCount == 0, let text = canonicalDecimal(bytes) else {
-            return nil
-        }
-        return Int64(text)
+        return number.integer(from: bytes)
     }
 
     /// The text a decimal attribute stores for the number `bytes` spell, as an import writes it (``DecimalText``), or
@@ -134,18 +134,5 @@ enum ConversionSQLFunctions {
             String(decoding: (try? JSONEncoder().encode(format.description)) ?? Data("\"\"".utf8), as: UTF8.self)
         }
         return "[" + names.joined(separator: ",") + "]"
-    }
-
-    /// `bytes` without ASCII whitespace at either end.
-    static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        var start = 0
-        var end = bytes.count
-        while start < end, isWhitespace(bytes[start]) { start += 1 }
-        while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
-        return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-    }
-
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
     }
 }

@@ -102,6 +102,30 @@ package struct DecimalText: Sendable {
         return negative ? -value : value
     }
 
+    /// The value as an `Int64`, reading the digits from `source` (the bytes this was parsed from), when it is a whole
+    /// number (`12.0`, `1e3`, `10e-1`) within `Int64`'s range; `nil` otherwise (`12.5`, `1e-1`, `1e19`).
+    package func integer(from source: UnsafeRawBufferPointer) -> Int64? {
+        guard significantCount > 0 else { return 0 }
+        guard exponent >= 0 else { return nil }  // trailing zeros are in the exponent: a fraction remains
+        // Accumulated below zero, so that Int64.min fits.
+        var value: Int64 = 0
+        func append(_ digit: Int64) -> Bool {
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (next, carry) = shifted.subtractingReportingOverflow(digit)
+            value = next
+            return !overflow && !carry
+        }
+        for index in digitsStart..<digitsEnd where source[index] != UInt8(ascii: ".") {
+            guard append(Int64(source[index] &- UInt8(ascii: "0"))) else { return nil }
+        }
+        for _ in 0..<exponent {
+            guard append(0) else { return nil }
+        }
+        if isNegative { return value }
+        let (positive, overflow) = Int64(0).subtractingReportingOverflow(value)
+        return overflow ? nil : positive
+    }
+
     /// The number of bytes ``write(from:into:)`` writes.
     package var textCount: Int {
         guard significantCount > 0 else { return 1 }

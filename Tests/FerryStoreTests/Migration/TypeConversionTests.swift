@@ -304,9 +304,10 @@ struct TypeConversionTests {
     }
 
     @Test func decimalTextWithAZeroFractionReadsAsItsInteger() throws {
-        // "1e-1" is not a number to the store's decimal codec (its exponents have no sign), so no integer either.
+        // "1e-1" is a number (0.1) but not a whole one; "10e-1" is 1.
         let cases: [(String, Int64?)] = [
             ("12", 12), ("12.0", 12), ("12.000", 12), ("-0.0", 0), ("1e3", 1000), ("+7", 7), ("-12.50e1", -125),
+            ("10e-1", 1), ("-2.5E+3", -2500), ("0e5", 0), ("-9223372036854775808", Int64.min), ("1e19", nil),
             ("12.5", nil), ("1e-1", nil), ("", nil), ("-", nil), ("1.2.3", nil), ("9223372036854775807", Int64.max),
             ("9223372036854775808", nil), ("-9223372036854775809", nil), ("9223372036854775807.000", Int64.max),
         ]

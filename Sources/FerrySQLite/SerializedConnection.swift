@@ -14,10 +14,15 @@ public import Logging
 ///     try connection.prepare("SELECT count(*) FROM Product").fetchOne()?[0].integer ?? 0
 /// }
 /// ```
+///
+/// The connection closes when ``close()`` returns, or when the last reference goes. Close it explicitly when the
+/// moment matters: the last reference may be the one held by the queue's last block, released after its caller has
+/// gone on, and a process that exits first never closes the connection (so SQLite never copies the rest of the log
+/// into the database and removes the `-wal` file).
 public final class SerializedConnection: @unchecked Sendable {
     // @unchecked Sendable: `connection` is only ever touched on `queue` (every access below goes through
-    // `sync`/`run`, which check or hop to it), and the other stored properties are immutable.
-    private let connection: Connection
+    // `sync`/`run`/`close`, which check or hop to it), and the other stored properties are immutable.
+    private var connection: Connection?
     private let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     /// The database path.
@@ -48,22 +53,76 @@ public final class SerializedConnection: @unchecked Sendable {
     /// main thread), not from Swift concurrency tasks, which should use ``run(_:)``.
     /// - Throws: what `body` throws.
     public func sync<Result>(_ body: (Connection) throws -> Result) rethrows -> Result {
-        if isOnQueue { return try body(connection) }
-        return try queue.sync { try body(connection) }
+        if isOnQueue { return try body(openConnection()) }
+        return try queue.sync { try body(openConnection()) }
     }
 
     /// Runs `body` with the connection on its queue, suspending the caller (not blocking a pool thread) until it
     /// is done.
     ///
     /// - Throws: what `body` throws.
+    /// - Throws: what `body` throws; ``SQLiteError`` `.misuse` after ``close()``.
     public func run<Value: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Value) async throws -> Value {
-        if isOnQueue { return try body(connection) }
+        try await run(body, closing: false)
+    }
+
+    /// Runs `body` as ``run(_:)`` does, then closes the connection before the caller resumes: for a connection
+    /// opened for one piece of work (a read snapshot, a copy).
+    ///
+    /// - Throws: what `body` throws; ``SQLiteError`` `.misuse` after ``close()``.
+    public func runAndClose<Value: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Value) async throws
+        -> Value
+    {
+        try await run(body, closing: true)
+    }
+
+    /// Closes the connection on its queue and returns once it is closed. Later uses fail: ``run(_:)`` throws, and
+    /// ``sync(_:)`` stops the program. Closing twice does nothing.
+    ///
+    /// Closing the last connection to a database in WAL mode copies the rest of the log into the database and
+    /// removes the `-wal` and `-shm` files.
+    public func close() async {
+        if isOnQueue {
+            connection = nil
+            return
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                self.connection = nil
+                continuation.resume()
+            }
+        }
+    }
+
+    private func run<Value: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Value, closing: Bool)
+        async throws -> Value
+    {
+        if isOnQueue {
+            defer { if closing { connection = nil } }
+            return try body(try connectionOrError())
+        }
         let job = Job(body)
         return try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: job.run(on: self.connection))
+                let result = Result { try self.connectionOrError() }.flatMap { job.run(on: $0) }
+                if closing { self.connection = nil }
+                continuation.resume(with: result)
             }
         }
+    }
+
+    /// The open connection; stops the program after ``close()`` (``sync(_:)`` cannot throw errors of its own).
+    private func openConnection() -> Connection {
+        guard let connection else { preconditionFailure("\(path): the connection was used after close()") }
+        return connection
+    }
+
+    /// The open connection, or the error ``run(_:)`` throws after ``close()``.
+    private func connectionOrError() throws -> Connection {
+        guard let connection else {
+            throw SQLiteError(extendedCode: .misuse, message: "\(path): the connection was used after close()")
+        }
+        return connection
     }
 
     /// A body to run once, let go of before its caller resumes: what it captured (a request's rows, say) is

@@ -48,4 +48,45 @@ struct SerializedConnectionTests {
         }
         #expect(throws: SQLiteError.self) { try connection.sync { try $0.execute("SELEC 1") } }
     }
+
+    @Test func closingRemovesTheLogWhileTheConnectionIsStillReferencedAndLaterWorkFails() async throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("c.sqlite").path
+        let writer = try SerializedConnection(path: path, label: "test.close")
+        try await writer.run { try $0.execute("CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (7)") }
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+
+        await writer.close()
+        // `writer` is still referenced here: only the explicit close can have removed the log.
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+        await #expect(throws: SQLiteError.self) { try await writer.run { _ in 1 } }
+        await writer.close()  // twice: nothing happens
+
+        let reader = try Connection(path: path, mode: .readOnly)
+        #expect(try reader.prepare("SELECT v FROM t").fetchOne() == Row([.integer(7)]))
+    }
+
+    @Test func runAndCloseReturnsTheResultWithTheConnectionClosed() async throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("r.sqlite").path
+        let writer = try SerializedConnection(path: path, label: "test.writer")
+        try await writer.run { try $0.execute("CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (3)") }
+        await writer.close()
+
+        let reader = try SerializedConnection(path: path, label: "test.once")
+        let value = try await reader.runAndClose { try $0.prepare("SELECT v FROM t").fetchOne()?[0].integer }
+        #expect(value == 3)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        await #expect(throws: SQLiteError.self) { try await reader.run { _ in 1 } }
+
+        // A body that throws closes the connection too.
+        let failing = try SerializedConnection(path: path, label: "test.failing")
+        await #expect(throws: SQLiteError.self) {
+            try await failing.runAndClose { try $0.execute("SELECT * FROM missing") }
+        }
+        await #expect(throws: SQLiteError.self) { try await failing.run { _ in 1 } }
+    }
 }

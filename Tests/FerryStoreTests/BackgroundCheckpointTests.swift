@@ -37,4 +37,29 @@ struct BackgroundCheckpointTests {
         let reader = try Connection(path: path, mode: .readOnly)
         #expect(try reader.prepare("SELECT count(*) FROM Product").fetchOne() == Row([.integer(2000)]))
     }
+
+    @Test func closingTheStoreRemovesTheLogBeforeItReturnsEvenWithReferencesLeft() async throws {
+        let folder = try TestSupport.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("store.sqlite").path
+        var description = PersistentStoreDescription(path: path)
+        description.checkpointsInBackground = true
+        description.walAutoCheckpointPages = 10
+        let store = try await PersistentStore.open(description, model: BatchTestFixture.model)
+        let objects: [[String: AttributeValue?]] = (0..<300).map { row in
+            ["sku": .string("SKU-\(row)"), "name": .string(String(repeating: "n", count: 1000))]
+        }
+        _ = try await store.execute(BatchInsertRequest(entityName: "Product", objects: objects), mergePolicy: .error)
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+
+        await store.close()
+        // `store` is still referenced: the close itself copied the rest of the log and removed the file.
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        await #expect(throws: (any Error).self) {
+            try await store.fetch(FetchRequest(entityName: "Product", resultType: .count))
+        }
+        await store.close()
+        let reader = try Connection(path: path, mode: .readOnly)
+        #expect(try reader.prepare("SELECT count(*) FROM Product").fetchOne() == Row([.integer(300)]))
+    }
 }

@@ -21,6 +21,8 @@ extension StoreMigration {
             try await container.loadPersistentStores()
             try await handler?(container)
             for step in steps { try await Self.run(step, on: container, stage: "\(hop.to) \(phase)") }
+            // Closed before the migration goes on with connections of its own to the same file.
+            await container.persistentStore.close()
         } catch {
             throw MigrationError(
                 .stageFailed, "the \(phase) stage into \(hop.to) failed: \(error)", path: storePath,

@@ -14,7 +14,8 @@ public import Logging
 /// print(report.table)
 /// ```
 ///
-/// The lock is held while the session lives: keep it until the last operation returns.
+/// The lock is held while the session lives: keep it until the last operation returns, then ``close()`` it (or
+/// run the work inside ``closing(after:)``), so the store's connection is closed before the process exits.
 public final class BulkSession {
     /// The container, its store loaded.
     public let container: PersistentContainer
@@ -63,6 +64,32 @@ public final class BulkSession {
         let container = try await settings.loadContainer(
             storePath: storePath, modelPath: model, inferredModel: nil, logger: logger)
         return BulkSession(container: container, lock: nil, logger: logger)
+    }
+
+    /// Closes the store (see `PersistentStore.close()`): its write-ahead log is copied into the file and removed
+    /// before this returns. The lock goes with the session.
+    public func close() async {
+        await container.persistentStore.close()
+    }
+
+    /// Runs `work` with this session, then closes it (``close()``), whether `work` returned or threw.
+    ///
+    /// ```swift
+    /// let session = try await BulkSession.open(storePath: "catalog.sqlite")
+    /// let result = try await session.closing { try await $0.importRecords(spec, name: "nightly") }
+    /// ```
+    ///
+    /// - Throws: what `work` throws.
+    public func closing<Value>(after work: (BulkSession) async throws -> Value) async throws -> Value {
+        let value: Value
+        do {
+            value = try await work(self)
+        } catch {
+            await close()
+            throw error
+        }
+        await close()
+        return value
     }
 
     /// Imports `spec` as the step `name` (see ``Importer/run(_:name:resume:stop:progress:)``), then copies the
@@ -142,7 +169,8 @@ public final class BulkSession {
         let container = try await settings.loadContainer(
             storePath: file.store, modelPath: file.model, inferredModel: nil, logger: logger)
         try lock.lockStoreFile()
-        return try await BulkSession(container: container, lock: lock, logger: logger).run(
-            file, resume: resume, stop: stop, progress: progress)
+        return try await BulkSession(container: container, lock: lock, logger: logger).closing {
+            try await $0.run(file, resume: resume, stop: stop, progress: progress)
+        }
     }
 }

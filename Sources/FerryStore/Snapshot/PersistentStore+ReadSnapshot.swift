@@ -4,7 +4,8 @@ import Foundation
 extension PersistentStore {
     /// Runs `body` with a ``ReadSnapshot`` of the store — or of a copy of it at `copyPath` (made by
     /// ``copy(to:)``), read with this store's model — on a read-only connection of its own, in one read
-    /// transaction, on that connection's queue (off the cooperative pool).
+    /// transaction, on that connection's queue (off the cooperative pool). The connection is closed before this
+    /// returns.
     ///
     /// - Throws: ``StoreError`` `.openFailed` for an in-memory store (it has no file to open twice) or a file that
     ///   cannot be opened, `.sqlite`; what `body` throws.
@@ -20,7 +21,7 @@ extension PersistentStore {
             throw StoreError(.openFailed, "cannot open a read-only connection", path: path, underlying: error)
         }
         let schema = self.schema
-        return try await connection.run { connection in
+        return try await connection.runAndClose { connection in
             do {
                 try FetchPredicate.registerSQLFunctions(on: connection)
                 try StoredValueCodec.registerKeyTextFunction(on: connection)
@@ -35,7 +36,8 @@ extension PersistentStore {
     }
 
     /// Writes a consistent copy of the store to `path` with `VACUUM INTO` (compacted, in rollback-journal mode, so
-    /// the copy is one self-contained file), on a read-only connection of its own; writers carry on meanwhile.
+    /// the copy is one self-contained file), on a read-only connection of its own, closed before this returns;
+    /// writers carry on meanwhile.
     ///
     /// The copy's external blob files are not copied here: see ``ReadSnapshot/blobReferences()``.
     /// - Throws: ``StoreError`` `.openFailed` for an in-memory store, `.sqlite` when SQLite fails (the target exists,
@@ -49,7 +51,7 @@ extension PersistentStore {
         } catch let error as SQLiteError {
             throw StoreError(.openFailed, "cannot open a read-only connection", path: source, underlying: error)
         }
-        try await connection.run { connection in
+        try await connection.runAndClose { connection in
             do {
                 try connection.copyDatabase(to: path)
             } catch let error as SQLiteError {

@@ -79,10 +79,10 @@ extension PersistentStore {
         let descriptor = Glibc.open(file, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0, fsync(descriptor) == 0 else {
             let failure = String(cString: strerror(errno))
-            if descriptor >= 0 { close(descriptor) }
+            if descriptor >= 0 { Glibc.close(descriptor) }
             throw StoreError(.openFailed, "cannot sync the new store to disk: \(failure)", path: path)
         }
-        close(descriptor)
+        Glibc.close(descriptor)
     }
 }
 

@@ -69,7 +69,7 @@ extension PersistentStore {
         } catch let error as SQLiteError {
             throw StoreError(.openFailed, "cannot open the store to read its model", path: path, underlying: error)
         }
-        return try await reader.run { try PersistentStore.storedModel(on: $0) }
+        return try await reader.runAndClose { try PersistentStore.storedModel(on: $0) }
     }
 
     /// The model kept in the store `connection` reads, checked against the store's version hash.

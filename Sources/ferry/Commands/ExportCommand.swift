@@ -125,9 +125,8 @@ struct ExportCommand: AsyncParsableCommand {
             spec.parquet.zstdLevel = zstdLevel
             spec.partitionBy =
                 partitionBy.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
-            let session = try await location.openForReading(logger: logger)
             do {
-                return try await session.export(spec)
+                return try await location.reading(logger: logger) { try await $0.export(spec) }
             } catch let error as FetchPredicateError {
                 printError("error: --where: \(error.annotatedDescription)")
                 throw FerryExitCode.usage

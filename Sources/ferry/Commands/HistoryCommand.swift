@@ -48,8 +48,9 @@ struct HistoryCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = logging.bootstrap()
         let transactions = try await reportingFailures { () async throws -> [HistoryTransaction] in
-            let session = try await location.openForReading(logger: logger)
-            return try await session.container.persistentStore.fetchHistory(after: after, author: author, limit: limit)
+            try await location.reading(logger: logger) { session in
+                try await session.container.persistentStore.fetchHistory(after: after, author: author, limit: limit)
+            }
         }
         let entries = transactions.map(Entry.init)
         if json {

@@ -262,20 +262,22 @@ struct ImportCommand: AsyncParsableCommand {
                     storePath: location.store, model: location.model, settings: settings,
                     inferredModel: { try ModelInference.model(entity: entity, keys: inferenceSpec.keys, spec: inferenceSpec) },
                     logger: logger)
-                let container = session.container
-                // An entity the model lacks is a wrong argument (64), as for ferry export.
-                guard container.model.entity(named: entity) != nil else {
-                    throw ValidationError(
-                        "--entity: the model has no entity '\(entity)' (it has "
-                            + container.model.entities.map(\.name).joined(separator: ", ") + ")")
-                }
-                let progress = ProgressLine()
-                defer { progress.clear() }
-                let quiet = logging.quiet
-                return try await session.importRecords(
-                    spec, name: "import \(entity) " + files.joined(separator: " "), resume: resume, stop: stop
-                ) { update in
-                    if !quiet { progress.update(update) }
+                return try await session.closing { session in
+                    let model = session.container.model
+                    // An entity the model lacks is a wrong argument (64), as for ferry export.
+                    guard model.entity(named: entity) != nil else {
+                        throw ValidationError(
+                            "--entity: the model has no entity '\(entity)' (it has "
+                                + model.entities.map(\.name).joined(separator: ", ") + ")")
+                    }
+                    let progress = ProgressLine()
+                    defer { progress.clear() }
+                    let quiet = logging.quiet
+                    return try await session.importRecords(
+                        spec, name: "import \(entity) " + files.joined(separator: " "), resume: resume, stop: stop
+                    ) { update in
+                        if !quiet { progress.update(update) }
+                    }
                 }
             },
             failed: { error, code in

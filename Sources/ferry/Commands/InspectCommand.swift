@@ -33,8 +33,9 @@ struct InspectCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = logging.bootstrap()
         let inspection = try await reportingFailures { () async throws -> StoreInspection in
-            let session = try await location.openForReading(logger: logger)
-            return try await StoreInspection.read(session.container.persistentStore, path: location.store)
+            try await location.reading(logger: logger) { session in
+                try await StoreInspection.read(session.container.persistentStore, path: location.store)
+            }
         }
         print(json ? inspection.jsonText : Self.table(inspection), terminator: "")
     }

@@ -61,19 +61,20 @@ struct PruneCommand: AsyncParsableCommand {
         let logger = logging.bootstrap()
         let pruned = try await reportingFailures { () async throws -> Pruned in
             let session = try await BulkSession.open(storePath: store, createsStore: false, logger: logger)
-            let container = session.container
-            var pruned = Pruned()
-            if let historyBefore {
-                pruned.historyTransactions = try await container.persistentStore.deleteHistory(
-                    recordedBefore: historyBefore.date)
+            return try await session.closing { session in
+                let persistentStore = session.container.persistentStore
+                var pruned = Pruned()
+                if let historyBefore {
+                    pruned.historyTransactions = try await persistentStore.deleteHistory(recordedBefore: historyBefore.date)
+                }
+                if runsKeep != nil || rejectsBefore != nil {
+                    let ledger = try await RunLedger(store: persistentStore)
+                    let result = try await ledger.prune(keepingRuns: runsKeep, rejectsBefore: rejectsBefore?.date)
+                    pruned.rejects = result.rejects
+                    pruned.runs = result.runs
+                }
+                return pruned
             }
-            if runsKeep != nil || rejectsBefore != nil {
-                let ledger = try await RunLedger(store: container.persistentStore)
-                let result = try await ledger.prune(keepingRuns: runsKeep, rejectsBefore: rejectsBefore?.date)
-                pruned.rejects = result.rejects
-                pruned.runs = result.runs
-            }
-            return pruned
         }
         if json {
             print(RunReport.json(pruned), terminator: "")

@@ -102,8 +102,7 @@ struct PublishCommand: AsyncParsableCommand {
                 spec.chunkSize = chunkSize
                 spec.maxRejects = maxRejects
                 spec.rejectsPath = rejects
-                let session = try await location.openForReading(logger: logger)
-                return try await session.publish(spec)
+                return try await location.reading(logger: logger) { try await $0.publish(spec) }
             },
             failed: { error, code in if json { FailureReport(error, code).print() } })
         let seconds = Date().timeIntervalSince(started)

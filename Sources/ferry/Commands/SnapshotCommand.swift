@@ -66,9 +66,10 @@ struct SnapshotCommand: AsyncParsableCommand {
         let logger = logging.bootstrap()
         if format == .parquet { return try await runParquet(logger: logger) }
         let manifest = try await reportingFailures { () async throws -> SnapshotManifest in
-            let session = try await location.openForReading(logger: logger)
-            return try await StoreSnapshotter(store: session.container.persistentStore, logger: logger)
-                .snapshot(into: output)
+            try await location.reading(logger: logger) { session in
+                try await StoreSnapshotter(store: session.container.persistentStore, logger: logger)
+                    .snapshot(into: output)
+            }
         }
         if !logging.quiet {
             let rows = manifest.entities.map { "\($0.name) \($0.rows)" }.joined(separator: ", ")
@@ -82,9 +83,10 @@ struct SnapshotCommand: AsyncParsableCommand {
         options.compression = compression
         options.zstdLevel = zstdLevel
         let manifest = try await reportingFailures { () async throws -> ParquetSnapshotter.Manifest in
-            let session = try await location.openForReading(logger: logger)
-            return try await ParquetSnapshotter(store: session.container.persistentStore, logger: logger)
-                .snapshot(into: output, options: options)
+            try await location.reading(logger: logger) { session in
+                try await ParquetSnapshotter(store: session.container.persistentStore, logger: logger)
+                    .snapshot(into: output, options: options)
+            }
         }
         if !logging.quiet {
             let rows = manifest.files.map { "\($0.entity) \($0.rows)" }.joined(separator: ", ")

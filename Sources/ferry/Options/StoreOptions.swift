@@ -17,10 +17,11 @@ struct StoreOptions: ParsableArguments {
                 """))
     var model: String?
 
-    /// The existing store, opened to read (no lock: reads see one consistent snapshot while a run writes).
+    /// Runs `work` with the existing store opened to read (no lock: reads see one consistent snapshot while a run
+    /// writes), and closes the store when `work` returns or throws.
     ///
-    /// - Throws: `StoreError` `.fileNotFound` (exit 66) when there is no store at `--store`.
-    func openForReading(logger: Logger) async throws -> BulkSession {
-        try await BulkSession.openForReading(storePath: store, model: model, logger: logger)
+    /// - Throws: `StoreError` `.fileNotFound` (exit 66) when there is no store at `--store`; what `work` throws.
+    func reading<Value>(logger: Logger, _ work: (BulkSession) async throws -> Value) async throws -> Value {
+        try await BulkSession.openForReading(storePath: store, model: model, logger: logger).closing(after: work)
     }
 }

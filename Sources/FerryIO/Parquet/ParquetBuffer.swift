@@ -6,9 +6,11 @@
 /// whose memory is released only by ``deallocate()``: its owner (a column writer, kept in memory of the
 /// ``ParquetWriter``'s own) calls it once, and never copies the buffer.
 struct ParquetBuffer<Element: FixedWidthInteger> {
+    /// The first element.
     private(set) var base: UnsafeMutablePointer<Element>
     /// The number of elements held.
     private(set) var count = 0
+    /// The elements the memory holds before the buffer grows.
     private(set) var capacity: Int
 
     /// An empty buffer with room for `capacity` elements before it grows.
@@ -31,6 +33,7 @@ struct ParquetBuffer<Element: FixedWidthInteger> {
     /// The elements, valid until the next change.
     var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
+    /// Adds `element` at the end.
     @inline(__always)
     mutating func append(_ element: Element) {
         if count == capacity { grow(toHold: count + 1) }
@@ -54,6 +57,7 @@ extension ParquetBuffer where Element == UInt8 {
     /// The bytes, valid until the next change.
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
+    /// Adds a copy of `bytes` at the end.
     @inline(__always)
     mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
         let length = bytes.count

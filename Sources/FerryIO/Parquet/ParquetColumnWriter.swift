@@ -2,7 +2,8 @@
 ///
 /// Values are dictionary-encoded (RLE_DICTIONARY indices over a PLAIN dictionary page) until the chunk's
 /// dictionary passes ``ParquetWriter/Options/dictionaryBytes``; from the next page on they are PLAIN (the
-/// dictionary page still serves the pages before). Booleans are always PLAIN. A page ends when its values reach
+/// dictionary page still serves the pages before). A chunk whose first ``cardinalityProbe`` values are nearly all
+/// distinct is PLAIN from the start, without a dictionary page. Booleans are always PLAIN. A page ends when its values reach
 /// ``ParquetWriter/Options/pageBytes``; it is handed to the writer's ``ParquetPageQueue``, which compresses it into
 /// the chunk's ``ParquetChunkBuffer`` (the first 256 KiB in memory and the rest in a temporary file, so memory does
 /// not grow with row groups).

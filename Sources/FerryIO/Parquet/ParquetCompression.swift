@@ -24,8 +24,8 @@ public enum ParquetCompression: String, Sendable, Hashable, CaseIterable {
 /// compression context), so compressing allocates only when a page is larger than any before.
 ///
 /// At Zstandard's level 1 matches start at 5 bytes (``zstdLevel1MinMatch``) instead of the library's 7 for inputs
-/// of a page's size: on tabular pages (short strings, numbers, length prefixes) the shorter matches make pages about
-/// 5% smaller for about 5% less compression time. Every page is still one self-contained frame any reader decodes.
+/// of a page's size: on tabular pages (short strings, numbers, length prefixes) the shorter matches make pages
+/// smaller for no more compression time. Every page is still one self-contained frame any reader decodes.
 final class ParquetCompressor {
     /// The shortest match searched for at Zstandard level 1.
     static let zstdLevel1MinMatch: Int32 = 5

@@ -1,9 +1,9 @@
 /// Writes a Parquet file, row by row, in memory bounded by one row group.
 ///
 /// Each row's values are written in column order with the call for the column's type, then ``endRow()`` (or runs of
-/// rows column by column, with ``writeRows(_:_:)``); a row
-/// group is written out when it reaches ``Options/rowGroupRows`` rows or ``Options/rowGroupBytes`` buffered
-/// (compressed) bytes, and ``finish()`` writes the footer and moves the file into place (see ``OutputFile``):
+/// rows column by column, with ``writeRows(_:_:)``); a row group is written out when it reaches
+/// ``Options/rowGroupRows`` rows or ``Options/rowGroupBytes`` buffered (compressed) bytes, and ``finish()`` writes
+/// the footer and moves the file into place (see ``OutputFile``):
 ///
 /// ```swift
 /// let writer = try ParquetWriter(path: "products.parquet", columns: [

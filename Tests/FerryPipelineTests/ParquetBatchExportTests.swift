@@ -15,14 +15,15 @@ struct ParquetBatchExportTests {
     func everyRowAndProgress() async throws {
         let fixture = try await ExportFixture()
         let count = 5000
-        try await fixture.insertItems(
-            (1...count).map { number in
-                [
-                    "sku": .string(String(format: "SKU-%05d", number)),
-                    "big": number % 7 == 0 ? nil : .integer(Int64(number) * 1_000_003),
-                    "ratio": .double(Double(number) / 4),
-                ]
-            })
+        var items: [[String: AttributeValue?]] = []
+        for number in 1...count {
+            var item: [String: AttributeValue?] = [:]
+            item["sku"] = .some(.string(String(format: "SKU-%05d", number)))
+            item["big"] = number % 7 == 0 ? .some(nil) : .some(.integer(Int64(number) * 1_000_003))
+            item["ratio"] = .some(.double(Double(number) / 4))
+            items.append(item)
+        }
+        try await fixture.insertItems(items)
         let seen = Mutex<[Int]>([])
         let result = try await fixture.export(
             to: "items.parquet",

@@ -202,7 +202,7 @@ public struct Exporter: Sendable {
     ) throws -> Int {
         let step = spec.fetchBatchSize
         var written = 0
-        return try RowBatchPipe(columnCount: rows.columns.count).run(rows) { (batch: RowBatch) in
+        return try RowBatchPipe(columnCount: rows.columns.count).runBatches(rows) { batch in
             try write(batch)
             let before = written
             written += batch.rowCount

@@ -36,15 +36,15 @@ final class RowBatchPipe: @unchecked Sendable {
     ///
     /// - Throws: what `format` threw (reading stops soon after), or else what reading threw (``StoreError``).
     func run(_ rows: SnapshotRows, format: (RowBatch.Row) throws -> Void) throws -> Int {
-        try run(rows, formatBatch: { try $0.forEachRow(format) })
+        try runBatches(rows) { try $0.forEachRow(format) }
     }
 
-    /// Reads every row of `rows` on this thread and calls `formatBatch` with each batch filled, in order, on the
+    /// Reads every row of `rows` on this thread and calls `format` with each batch filled, in order, on the
     /// formatting thread; returns the rows read.
     ///
-    /// - Throws: what `formatBatch` threw (reading stops soon after), or else what reading threw (``StoreError``).
-    func run(_ rows: SnapshotRows, formatBatch: (RowBatch) throws -> Void) throws -> Int {
-        try withoutActuallyEscaping(formatBatch) { format in
+    /// - Throws: what `format` threw (reading stops soon after), or else what reading threw (``StoreError``).
+    func runBatches(_ rows: SnapshotRows, format: (RowBatch) throws -> Void) throws -> Int {
+        try withoutActuallyEscaping(format) { format in
             let formatter = UncheckedFormat(format: format)
             queue.async(group: group) { [self] in consume(formatter.format) }
             let read = Result { try produce(rows) }

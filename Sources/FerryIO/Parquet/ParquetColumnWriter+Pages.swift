@@ -9,7 +9,7 @@ extension ParquetColumnWriter {
         if isOptional {
             // Data page v1: the levels' byte length (4 bytes, little-endian), then the levels.
             page.bytes.append(contentsOf: [0, 0, 0, 0] as [UInt8])
-            levels.withUnsafeBufferPointer { ParquetHybridEncoder.encode($0, bitWidth: 1, into: &page.bytes) }
+            ParquetHybridEncoder.encode(levels.elements, bitWidth: 1, into: &page.bytes)
             let length = UInt32(page.bytes.count - 4)
             for position in 0..<4 { page.bytes[position] = UInt8(truncatingIfNeeded: length >> (8 * UInt32(position))) }
         }
@@ -17,11 +17,11 @@ extension ParquetColumnWriter {
         if usesDictionary {
             let width = max(1, ParquetHybridEncoder.bitWidth(forMaximum: dictionary.count - 1))
             page.bytes.append(UInt8(width))
-            indices.withUnsafeBufferPointer { ParquetHybridEncoder.encode($0, bitWidth: width, into: &page.bytes) }
+            ParquetHybridEncoder.encode(indices.elements, bitWidth: width, into: &page.bytes)
             encoding = ParquetFormat.rleDictionaryEncoding
             wroteDictionaryPage = true
         } else {
-            page.bytes.append(contentsOf: plain)
+            page.bytes.append(contentsOf: plain.bytes)
             encoding = ParquetFormat.plainEncoding
             wrotePlainPage = true
         }
@@ -30,9 +30,11 @@ extension ParquetColumnWriter {
         let valueCount = pageValues
         pageValues = 0
         booleanBits = 0
-        levels.removeAll(keepingCapacity: true)
-        indices.removeAll(keepingCapacity: true)
-        plain.removeAll(keepingCapacity: true)
+        // A page written ends the chunk's probe: the chunk keeps the encoding it has.
+        probeRemaining = 0
+        levels.removeAll()
+        indices.removeAll()
+        plain.removeAll()
         try pages.submit(page, to: chunk, valueCount: valueCount, encoding: encoding)
     }
 
@@ -85,6 +87,7 @@ extension ParquetColumnWriter {
         wrotePlainPage = false
         dictionary.reset()
         usesDictionary = dictionaryEncodes
+        probeRemaining = dictionaryEncodes ? Self.cardinalityProbe : 0
         statistics.reset()
         return metadata
     }

@@ -2,7 +2,8 @@
 ///
 /// Values are dictionary-encoded (RLE_DICTIONARY indices over a PLAIN dictionary page) until the chunk's
 /// dictionary passes ``ParquetWriter/Options/dictionaryBytes``; from the next page on they are PLAIN (the
-/// dictionary page still serves the pages before). Booleans are always PLAIN. A page ends when its values reach
+/// dictionary page still serves the pages before). A chunk whose first ``cardinalityProbe`` values are nearly all
+/// distinct is PLAIN from the start, without a dictionary page. Booleans are always PLAIN. A page ends when its values reach
 /// ``ParquetWriter/Options/pageBytes``; it is handed to the writer's ``ParquetPageQueue``, which compresses it into
 /// the chunk's ``ParquetChunkBuffer`` (the first 256 KiB in memory and the rest in a temporary file, so memory does
 /// not grow with row groups).
@@ -21,11 +22,14 @@ struct ParquetColumnWriter {
     var statistics: ParquetStatistics
 
     // The current page.
-    var levels: [UInt8] = []
-    var indices: [UInt32] = []
-    var plain: [UInt8] = []
+    var levels: ParquetBuffer<UInt8>
+    var indices: ParquetBuffer<UInt32>
+    var plain: ParquetBuffer<UInt8>
     var pageValues = 0
     var booleanBits = 0
+    /// Values of the chunk still to be written both as dictionary indices and as PLAIN before the writer decides
+    /// which to keep (see ``cardinalityProbe``); 0 once decided.
+    var probeRemaining = 0
 
     // The current chunk: its data pages, header and compressed body each.
     let chunk: ParquetChunkBuffer
@@ -41,6 +45,12 @@ struct ParquetColumnWriter {
 
     /// The most values in one page, whatever their size: bounds the levels and indices kept for a page.
     static let maxPageValues = 128 * 1024
+    /// The values at the start of each chunk from which the writer judges whether a dictionary is worth it: when at
+    /// least nine in ten of them are distinct, the chunk's values are written PLAIN from the start, without a
+    /// dictionary page. Such a column (keys, timestamps, free text, measured values) would fill the dictionary to its
+    /// limit and fall back to PLAIN anyway, after hashing and storing every value up to there; writing those first
+    /// values as indices into a dictionary of themselves saves nothing either.
+    static let cardinalityProbe = 4096
 
     init(
         column: ParquetColumn, options: ParquetWriter.Options, chunk: ParquetChunkBuffer, pages: ParquetPageQueue
@@ -56,10 +66,18 @@ struct ParquetColumnWriter {
         dictionary = ParquetDictionary(isLengthPrefixed: physical == .byteArray, plainLimit: options.dictionaryBytes)
         usesDictionary = dictionaryEncodes
         statistics = ParquetStatistics(order: column.type.order)
+        probeRemaining = dictionaryEncodes ? Self.cardinalityProbe : 0
         // Room for a whole page up front: growing by doubling past the page size would keep twice the memory.
-        plain.reserveCapacity(pageBytes + 64 * 1024)
-        indices.reserveCapacity(min(pageBytes / 4, Self.maxPageValues) + 1)
-        levels.reserveCapacity(Self.maxPageValues + 1)
+        plain = ParquetBuffer(capacity: pageBytes + 64 * 1024)
+        indices = ParquetBuffer(capacity: min(pageBytes / 4, Self.maxPageValues) + 1)
+        levels = ParquetBuffer(capacity: isOptional ? Self.maxPageValues + 1 : 16)
+    }
+
+    /// Releases the page buffers; the writer must not be used after.
+    func deallocate() {
+        levels.deallocate()
+        indices.deallocate()
+        plain.deallocate()
     }
 
     /// The current chunk's encoded size before compression, with an estimate of the open page. It counts the pages
@@ -82,7 +100,7 @@ struct ParquetColumnWriter {
         switch physical {
         case .boolean:
             if booleanBits & 7 == 0 { plain.append(0) }
-            if value != 0 { plain[plain.count - 1] |= 1 << UInt8(booleanBits & 7) }
+            if value != 0 { plain.setBits(ofLastByte: 1 << UInt8(booleanBits & 7)) }
             booleanBits += 1
             try endValue()
         case .int32:
@@ -112,22 +130,28 @@ struct ParquetColumnWriter {
         }
         if isOptional { levels.append(1) }
         if usesDictionary {
+            if probeRemaining > 0 { appendPlain(bytes: value) }
             // Only a new entry can move the minimum or maximum.
             if try appendIndex(of: value) { statistics.add(bytes: value) }
             return
         }
         statistics.add(bytes: value)
-        if physical == .byteArray {
-            withUnsafeBytes(of: UInt32(value.count).littleEndian) { plain.append(contentsOf: $0) }
-        }
-        plain.append(contentsOf: value)
+        appendPlain(bytes: value)
         try endValue()
+    }
+
+    /// Adds a byte array's or fixed-length value's PLAIN encoding to the page.
+    @inline(__always)
+    private mutating func appendPlain(bytes value: UnsafeRawBufferPointer) {
+        if physical == .byteArray { plain.append(littleEndian: UInt32(truncatingIfNeeded: value.count)) }
+        plain.append(contentsOf: value)
     }
 
     /// Adds a fixed-width value's little-endian bytes to the page.
     @inline(__always)
     private mutating func appendFixed(_ value: UnsafeRawBufferPointer) throws {
         if usesDictionary {
+            if probeRemaining > 0 { plain.append(contentsOf: value) }
             _ = try appendIndex(of: value)
             return
         }
@@ -141,7 +165,13 @@ struct ParquetColumnWriter {
         let (index, isNew) = dictionary.index(of: value)
         indices.append(index)
         pageValues += 1
-        if dictionary.plainCount > dictionaryBytes {
+        if probeRemaining > 0 {
+            probeRemaining -= 1
+            if probeRemaining == 0 { decideOnDictionary() }
+        }
+        if !usesDictionary {
+            try endValue(counted: true)
+        } else if dictionary.plainCount > dictionaryBytes {
             try fallBackToPlain()
         } else if indices.count * 4 >= pageBytes || pageValues >= Self.maxPageValues {
             try writePage()
@@ -150,10 +180,22 @@ struct ParquetColumnWriter {
     }
 
     @inline(__always)
-    private mutating func endValue() throws {
-        pageValues += 1
+    private mutating func endValue(counted: Bool = false) throws {
+        if !counted { pageValues += 1 }
         if plain.count >= pageBytes || indices.count * 4 >= pageBytes || pageValues >= Self.maxPageValues {
             try writePage()
+        }
+    }
+
+    /// Ends the chunk's probe (see ``cardinalityProbe``): keeps the page's PLAIN values and drops the dictionary when
+    /// nine in ten values were distinct, or else keeps the indices.
+    private mutating func decideOnDictionary() {
+        if dictionary.count * 10 >= Self.cardinalityProbe * 9 {
+            usesDictionary = false
+            indices.removeAll()
+            dictionary.reset()
+        } else {
+            plain.removeAll()
         }
     }
 
@@ -161,5 +203,6 @@ struct ParquetColumnWriter {
     private mutating func fallBackToPlain() throws {
         if pageValues > 0 { try writePage() }
         usesDictionary = false
+        probeRemaining = 0
     }
 }

@@ -1,8 +1,9 @@
 /// Writes a Parquet file, row by row, in memory bounded by one row group.
 ///
-/// Each row's values are written in column order with the call for the column's type, then ``endRow()``; a row
-/// group is written out when it reaches ``Options/rowGroupRows`` rows or ``Options/rowGroupBytes`` buffered
-/// (compressed) bytes, and ``finish()`` writes the footer and moves the file into place (see ``OutputFile``):
+/// Each row's values are written in column order with the call for the column's type, then ``endRow()`` (or runs of
+/// rows column by column, with ``writeRows(_:_:)``); a row group is written out when it reaches
+/// ``Options/rowGroupRows`` rows or ``Options/rowGroupBytes`` buffered (compressed) bytes, and ``finish()`` writes
+/// the footer and moves the file into place (see ``OutputFile``):
 ///
 /// ```swift
 /// let writer = try ParquetWriter(path: "products.parquet", columns: [
@@ -85,8 +86,6 @@ public final class ParquetWriter {
         var current = 0
         var rowCount = 0
         var rowGroupStart = 0
-        /// The bytes of a decimal value wider than 18 digits.
-        var fixed: (UInt64, UInt64) = (0, 0)
     }
 
     /// Opens `path` for writing `columns` (at least one, with distinct names); `observer` sees every byte as
@@ -129,6 +128,7 @@ public final class ParquetWriter {
     }
 
     deinit {
+        for index in 0..<columns.count { writers[index].deallocate() }
         writers.deinitialize(count: columns.count)
         writers.deallocate()
         state.deinitialize(count: 1)
@@ -141,11 +141,8 @@ public final class ParquetWriter {
     ///
     /// - Throws: ``FerryIOError`` `.invalidValue` when the column is required.
     public func writeNull() throws {
-        let writer = try next()
-        guard writer.pointee.isOptional else {
-            throw failure(writer.pointee.column, "is required and cannot hold a null")
-        }
-        try writer.pointee.appendNull()
+        var values = try nextValues()
+        try values.appendNull()
     }
 
     /// Writes an integer: for `int16`, `int32`, `int64` and `timestampMicros` columns (microseconds since
@@ -153,50 +150,28 @@ public final class ParquetWriter {
     ///
     /// - Throws: ``FerryIOError`` `.invalidValue` when the value is outside the column's integer type.
     public func write(integer value: Int64) throws {
-        let writer = try next()
-        switch writer.pointee.column.type {
-        case .int16 where value < Int64(Int16.min) || value > Int64(Int16.max),
-            .int32 where value < Int64(Int32.min) || value > Int64(Int32.max):
-            throw failure(writer.pointee.column, "holds \(writer.pointee.column.type) values and \(value) does not fit")
-        case .int16, .int32, .int64, .timestampMicros:
-            try writer.pointee.append(integer: value)
-        case .decimal(let precision, _) where precision <= 18:
-            try writer.pointee.append(integer: value)
-        default:
-            preconditionFailure("an integer written to the \(writer.pointee.column.type) column")
-        }
+        var values = try nextValues()
+        try values.append(integer: value)
     }
 
     /// Writes a floating-point value to a `float` or `double` column.
     public func write(real value: Double) throws {
-        let writer = try next()
-        precondition(
-            writer.pointee.physical == .double || writer.pointee.physical == .float,
-            "a floating-point value written to the \(writer.pointee.column.type) column")
-        try writer.pointee.append(real: value)
+        var values = try nextValues()
+        try values.append(real: value)
     }
 
     /// Writes a boolean to a `boolean` column.
     public func write(boolean value: Bool) throws {
-        let writer = try next()
-        precondition(writer.pointee.physical == .boolean, "a boolean written to the \(writer.pointee.column.type) column")
-        try writer.pointee.append(integer: value ? 1 : 0)
+        var values = try nextValues()
+        try values.append(boolean: value)
     }
 
     /// Writes bytes to a `string` column (UTF-8), a `binary` column, or a `uuid` column (its 16 bytes).
     ///
     /// - Throws: ``FerryIOError`` `.invalidValue` for a UUID that is not 16 bytes.
     public func write(bytes value: UnsafeRawBufferPointer) throws {
-        let writer = try next()
-        switch writer.pointee.physical {
-        case .byteArray:
-            try writer.pointee.append(bytes: value)
-        case .fixedLenByteArray where writer.pointee.column.type == .uuid:
-            guard value.count == 16 else { throw failure(writer.pointee.column, "holds 16-byte UUIDs") }
-            try writer.pointee.append(bytes: value)
-        default:
-            preconditionFailure("bytes written to the \(writer.pointee.column.type) column")
-        }
+        var values = try nextValues()
+        try values.append(bytes: value)
     }
 
     /// Writes a string to a `string` column.
@@ -210,35 +185,46 @@ public final class ParquetWriter {
     /// - Throws: ``FerryIOError`` `.invalidValue` when the text is not a number, has more significant digits than
     ///   the column's precision, or more fraction digits than its scale (other than trailing zeros).
     public func write(decimalText text: UnsafeRawBufferPointer) throws {
-        let writer = try next()
-        let column = writer.pointee.column
-        guard case .decimal(let precision, let scale) = column.type else {
-            preconditionFailure("a decimal written to the \(column.type) column")
-        }
-        let unscaled: Int128
-        do {
-            unscaled = try ParquetDecimal.unscaled(text, precision: precision, scale: scale)
-        } catch {
-            let what =
-                switch error {
-                case .notANumber: "holds decimals and a value is not a decimal number"
-                case .tooManyDigits: "holds decimals of at most \(precision) digits and a value has more"
-                case .tooManyFractionDigits: "holds decimals with \(scale) digits after the point and a value has more"
-                }
-            throw failure(column, what)
-        }
-        if precision <= 18 {
-            return try writer.pointee.append(integer: Int64(unscaled))
-        }
-        // Big-endian two's complement in the column's width.
-        let width = column.type.fixedLength
-        try withUnsafeMutableBytes(of: &state.pointee.fixed) { fixed in
-            var remaining = unscaled
-            for position in stride(from: width - 1, through: 0, by: -1) {
-                fixed[position] = UInt8(truncatingIfNeeded: remaining)
-                remaining >>= 8
+        var values = try nextValues()
+        try values.append(decimalText: text)
+    }
+
+    /// Writes the next `count` rows column by column: `body` is called with each column's index in turn, a run of
+    /// the rows (offsets from the first of the `count`) and the column's values, to which it adds one value per row
+    /// of the run, in order; then the same for the next run, until `count` rows are written. Runs end where a row
+    /// group may end (every 1024 rows of a group), so the file is the one that writing the same rows row by row
+    /// gives.
+    ///
+    /// Writing a column's values in one loop keeps that column's state at hand and leaves the choice of how to
+    /// convert them out of the loop: it costs less per value than writing row by row.
+    ///
+    /// ```swift
+    /// try writer.writeRows(prices.count) { column, rows, values in
+    ///     for row in rows {
+    ///         if column == 0 { try values.append(bytes: skus[row]) } else { try values.append(real: prices[row]) }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Throws: what `body` throws (the writer is then unusable: the file cannot be finished), or ``FerryIOError``
+    ///   when writing a full row group out fails.
+    public func writeRows(
+        _ count: Int, _ body: (_ column: Int, _ rows: Range<Int>, _ values: inout ParquetColumnValues) throws -> Void
+    ) throws {
+        precondition(state.pointee.current == 0, "writeRows(_:_:) in the middle of a row")
+        var done = 0
+        while done < count {
+            let inGroup = state.pointee.rowCount - state.pointee.rowGroupStart
+            let run = min(count - done, options.rowGroupRows - inGroup, 1024 - (inGroup & 1023))
+            let record = state.pointee.rowCount + 1
+            for column in 0..<columns.count {
+                var values = ParquetColumnValues(writer: writers + column, owner: self, record: record)
+                try body(column, done..<(done + run), &values)
+                precondition(values.record == record + run, "writeRows(_:_:) takes one value per row of each column")
             }
-            try writer.pointee.append(bytes: UnsafeRawBufferPointer(rebasing: fixed[0..<width]))
+            state.pointee.rowCount += run
+            done += run
+            try endRows()
         }
     }
 
@@ -250,6 +236,12 @@ public final class ParquetWriter {
         while state.pointee.current < columns.count { try writeNull() }
         state.pointee.current = 0
         state.pointee.rowCount += 1
+        try endRows()
+    }
+
+    /// Writes the row group out when the rows ended so far fill it.
+    @inline(__always)
+    private func endRows() throws {
         let inGroup = state.pointee.rowCount - state.pointee.rowGroupStart
         if inGroup >= options.rowGroupRows || (inGroup & 1023 == 0 && bufferedBytes >= options.rowGroupBytes) {
             try writeRowGroup()
@@ -292,6 +284,12 @@ public final class ParquetWriter {
         state.pointee.rowGroupStart = state.pointee.rowCount
     }
 
+    /// Where the next value of the row goes.
+    @inline(__always)
+    private func nextValues() throws -> ParquetColumnValues {
+        ParquetColumnValues(writer: try next(), owner: self, record: state.pointee.rowCount + 1)
+    }
+
     /// The writer of the next value's column.
     @inline(__always)
     private func next() throws -> UnsafeMutablePointer<ParquetColumnWriter> {
@@ -303,9 +301,5 @@ public final class ParquetWriter {
         }
         state.pointee.current = current + 1
         return writers + current
-    }
-
-    private func failure(_ column: ParquetColumn, _ what: String) -> FerryIOError {
-        FerryIOError(.invalidValue, "column \(column.name) \(what)", file: path, record: rowCount + 1)
     }
 }

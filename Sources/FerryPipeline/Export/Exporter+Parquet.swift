@@ -17,7 +17,7 @@ extension Exporter {
         let writer = try ParquetWriter(path: spec.output, columns: columns, options: spec.parquet, observer: observer)
         let fields = ParquetFieldWriter(columns: rows.columns, blobFolder: blobFolder)
         fields.useDecimalColumns(columns)
-        let count = try pipeRows(rows, spec: spec, progress: progress) { try fields.writeRow($0, to: writer) }
+        let count = try pipeBatches(rows, spec: spec, progress: progress) { try fields.writeBatch($0, to: writer) }
         try writer.finish()
         return count
     }

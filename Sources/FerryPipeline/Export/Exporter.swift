@@ -191,6 +191,30 @@ public struct Exporter: Sendable {
     /// `spec.fetchBatchSize` rows. Returns how many rows there were.
     ///
     /// - Throws: what `write` threw, or ``StoreError`` when reading fails.
+    /// Reads `rows` on this thread while `write` takes each batch of them, in order, on a second one (see
+    /// ``RowBatchPipe``); calls `progress` as ``pipeRows(_:spec:progress:write:)`` does, once the batch holding the
+    /// row is written. Returns how many rows there were.
+    ///
+    /// - Throws: what `write` threw, or ``StoreError`` when reading fails.
+    static func pipeBatches(
+        _ rows: SnapshotRows, spec: ExportSpec, progress: (@Sendable (Int) -> Void)?,
+        write: (RowBatch) throws -> Void
+    ) throws -> Int {
+        let step = spec.fetchBatchSize
+        var written = 0
+        return try RowBatchPipe(columnCount: rows.columns.count).runBatches(rows) { batch in
+            try write(batch)
+            let before = written
+            written += batch.rowCount
+            guard let progress else { return }
+            var next = (before / step + 1) * step
+            while next <= written {
+                progress(next)
+                next += step
+            }
+        }
+    }
+
     static func pipeRows(
         _ rows: SnapshotRows, spec: ExportSpec, progress: (@Sendable (Int) -> Void)?,
         write: (RowBatch.Row) throws -> Void

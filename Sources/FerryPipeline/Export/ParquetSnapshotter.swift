@@ -97,8 +97,8 @@ public struct ParquetSnapshotter: Sendable {
                 let fields = ParquetFieldWriter(columns: rows.columns, blobFolder: snapshot.blobFolderPath)
                 fields.useDecimalColumns(columns)
                 // This thread steps the rows into batches; the pipe's thread encodes them.
-                let count = try RowBatchPipe(columnCount: rows.columns.count).run(rows) { row in
-                    try fields.writeRow(row, to: writer)
+                let count = try RowBatchPipe(columnCount: rows.columns.count).runBatches(rows) { batch in
+                    try fields.writeBatch(batch, to: writer)
                 }
                 try writer.finish()
                 files.append(

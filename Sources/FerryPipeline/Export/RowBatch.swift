@@ -13,6 +13,8 @@ final class RowBatch {
     /// The rows' memory.
     private var base: UnsafeMutableRawPointer
     private var capacity: Int
+    /// Where each row starts, counted from `base`: room for as many rows as the smallest rows fill the memory with.
+    private var starts: UnsafeMutablePointer<Int>
     /// Bytes taken by the rows so far.
     private var used = 0
     /// The rows held.
@@ -28,10 +30,17 @@ final class RowBatch {
         self.columnCount = columnCount
         capacity = Self.rounded(max(byteCount, Self.headerBytes + columnCount * Self.slotBytes))
         base = .allocate(byteCount: capacity, alignment: 8)
+        starts = .allocate(capacity: Self.maxRows(capacity, columnCount))
     }
 
     deinit {
         base.deallocate()
+        starts.deallocate()
+    }
+
+    /// The most rows `capacity` bytes hold (rows without text or blobs).
+    private static func maxRows(_ capacity: Int, _ columnCount: Int) -> Int {
+        capacity / rounded(headerBytes + columnCount * slotBytes) + 1
     }
 
     /// Drops every row, keeping the memory.
@@ -66,6 +75,7 @@ final class RowBatch {
         }
         let size = Self.rounded(end - used)
         row.storeBytes(of: size, as: Int.self)
+        starts[rowCount] = used
         used += size
         rowCount += 1
         return true
@@ -83,8 +93,16 @@ final class RowBatch {
         }
         guard needed > capacity else { return }
         base.deallocate()
+        starts.deallocate()
         capacity = Self.rounded(needed)
         base = .allocate(byteCount: capacity, alignment: 8)
+        starts = .allocate(capacity: Self.maxRows(capacity, columnCount))
+    }
+
+    /// Row `index` (below ``rowCount``).
+    @inline(__always)
+    func row(at index: Int) -> Row {
+        Row(start: UnsafeRawPointer(base + starts[index]))
     }
 
     /// Calls `body` with each row, in order.

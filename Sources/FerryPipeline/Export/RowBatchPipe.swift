@@ -36,6 +36,14 @@ final class RowBatchPipe: @unchecked Sendable {
     ///
     /// - Throws: what `format` threw (reading stops soon after), or else what reading threw (``StoreError``).
     func run(_ rows: SnapshotRows, format: (RowBatch.Row) throws -> Void) throws -> Int {
+        try runBatches(rows) { try $0.forEachRow(format) }
+    }
+
+    /// Reads every row of `rows` on this thread and calls `format` with each batch filled, in order, on the
+    /// formatting thread; returns the rows read.
+    ///
+    /// - Throws: what `format` threw (reading stops soon after), or else what reading threw (``StoreError``).
+    func runBatches(_ rows: SnapshotRows, format: (RowBatch) throws -> Void) throws -> Int {
         try withoutActuallyEscaping(format) { format in
             let formatter = UncheckedFormat(format: format)
             queue.async(group: group) { [self] in consume(formatter.format) }
@@ -93,14 +101,14 @@ final class RowBatchPipe: @unchecked Sendable {
 
     /// The formatting thread's loop: formats each batch as it is filled, until the last one; after a failure it
     /// hands batches back without formatting them.
-    private func consume(_ format: (RowBatch.Row) throws -> Void) {
+    private func consume(_ format: (RowBatch) throws -> Void) {
         var turn = 0
         while true {
             filled.wait()
             let batch = batches[turn % batches.count]
             if formatFailure == nil {
                 do {
-                    try batch.forEachRow(format)
+                    try format(batch)
                 } catch {
                     formatFailure = error
                     formatFailed.store(true, ordering: .releasing)
@@ -116,6 +124,6 @@ final class RowBatchPipe: @unchecked Sendable {
     /// The formatting closure, handed to the formatting thread: only that thread calls it, and only while
     /// ``run(_:format:)`` waits.
     private struct UncheckedFormat: @unchecked Sendable {
-        let format: (RowBatch.Row) throws -> Void
+        let format: (RowBatch) throws -> Void
     }
 }

@@ -336,7 +336,7 @@ extension ManagedObjectContext {
     private func receive(_ id: ObjectID, _ state: ObjectState) {
         switch state.lifecycle {
         case .inserted:
-            let object = registeredObject(for: id) ?? makeObject(layout(of: id.entityName), id: id)
+            let object = registeredObject(for: id) ?? makeObject(layout(of: id.entity), id: id)
             object.state = state
             object.state.insertionIndex = nextInsertionIndex
             nextInsertionIndex += 1

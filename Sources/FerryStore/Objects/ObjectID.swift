@@ -26,21 +26,36 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     public static let uriScheme = "x-ferry"
 
     /// The name of the object's own entity (a sub-entity's name for objects of sub-entities).
-    public var entityName: String
+    public var entityName: String {
+        get { entity.text }
+        set { entity = ObjectIDName(newValue) }
+    }
     /// The object's primary key: the `_pk` column of its row.
     public var primaryKey: Int64
     /// The identifier of the store holding the object (``StoreMetadata/storeIdentifier``).
-    public var storeIdentifier: String
+    public var storeIdentifier: String {
+        get { store.text }
+        set { store = ObjectIDName(newValue) }
+    }
     /// For a temporary ID, what tells it apart from every other; `nil` for a permanent ID.
     /// Numbered from a process-wide counter: a UUID per inserted object cost a read of the random device.
     public private(set) var temporaryIdentifier: UInt64?
+    /// ``entityName``, held as a number (see ``ObjectIDName``): an ID is copied without reference counting.
+    package private(set) var entity: ObjectIDName
+    /// ``storeIdentifier``, held as a number (see ``ObjectIDName``).
+    package private(set) var store: ObjectIDName
 
     /// Whether this is the temporary ID of an object not yet saved (Core Data's `isTemporaryID`).
     public var isTemporaryID: Bool { temporaryIdentifier != nil }
 
     /// A new temporary ID for an object of `entityName` inserted into a context.
     public static func temporary(entityName: String) -> ObjectID {
-        var id = ObjectID(entityName: entityName, primaryKey: 0, storeIdentifier: "")
+        temporary(entity: ObjectIDName(entityName))
+    }
+
+    /// A new temporary ID for an object of `entity`, whose name is looked up already.
+    package static func temporary(entity: ObjectIDName) -> ObjectID {
+        var id = ObjectID(entity: entity, primaryKey: 0, store: .empty)
         id.temporaryIdentifier = temporaryCounter.add(1, ordering: .relaxed).newValue
         return id
     }
@@ -48,9 +63,15 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     /// Creates the ID of the object stored in row `primaryKey` of `entityName`'s table in the store
     /// `storeIdentifier`.
     public init(entityName: String, primaryKey: Int64, storeIdentifier: String) {
-        self.entityName = entityName
+        self.init(entity: ObjectIDName(entityName), primaryKey: primaryKey, store: ObjectIDName(storeIdentifier))
+    }
+
+    /// Creates the ID of the object stored in row `primaryKey` of `entity`'s table in `store`, the names looked up
+    /// already: for making many IDs of one entity and store without a table lookup each.
+    package init(entity: ObjectIDName, primaryKey: Int64, store: ObjectIDName) {
+        self.entity = entity
         self.primaryKey = primaryKey
-        self.storeIdentifier = storeIdentifier
+        self.store = store
     }
 
     /// `x-ferry://<storeIdentifier>/<Entity>/p<primaryKey>`, as a string. Characters other than letters, digits,

@@ -51,7 +51,6 @@ struct SaveWriter {
     /// Gives every inserted object with a temporary ID its primary key, one reservation per table; returns each
     /// row's permanent ID (nil for a row whose ID is permanent already).
     private func assignPrimaryKeys(_ rows: [SavePlan.Row], outcome: inout SaveOutcome) throws -> [ObjectID?] {
-        outcome.versions.reserveCapacity(rows.count)
         outcome.inserted.reserveCapacity(rows.count)
         // Each table's temporary rows, counted, then given consecutive keys in row order. Rows of one entity come
         // together, so the table is looked up once per run of rows.
@@ -211,7 +210,7 @@ struct SaveWriter {
             try bindReference(row.toOne[slot], layout.foreignKeys[slot], statement, &index, outcome)
         }
         _ = try statement.step()
-        outcome.versions[id] = 1
+        // Its version is 1 (the INSERT writes `_opt` = 1): listed in `inserted`, not hashed into `versions`.
         outcome.inserted.append(id)
     }
 

@@ -224,4 +224,28 @@ struct ConstraintMergePolicyTests {
                 [.text("Old tea"), .integer(1)], [.text("Tea"), .integer(9)],
             ])
     }
+    /// An inserted object's row version after the save is 1, whether or not a merge policy dropped another insert
+    /// of the same save: a later change saves against `_opt` = 1 under the error policy, which fails on any other.
+    @Test func objectsInsertedBesideADroppedInsertSaveAgainstTheirNewRowVersion() async throws {
+        let fixture = try await ContextFixture()
+        _ = try storedTea(fixture)
+        for folds in [false, true] {
+            let context = fixture.context(.mergeByPropertyStoreTrump)
+            let name = folds ? "Green" : "Black"
+            try context.performAndWait {
+                // With `folds`, the duplicate of the stored Tea is dropped by the save (store-trump).
+                if folds { context.insertCategory("Tea", rank: 5) }
+                let kept = context.insertCategory(name, rank: 2)
+                try context.save()
+                #expect(!kept.hasChanges)
+                #expect(!kept.objectID.isTemporaryID)
+                context.mergePolicy = .error
+                kept["rank"] = 3
+                try context.save()
+            }
+            #expect(try fixture.integer("SELECT rank FROM Category WHERE name = '\(name)'") == 3)
+            #expect(try fixture.integer("SELECT _opt FROM Category WHERE name = '\(name)'") == 2)
+        }
+        #expect(try fixture.integer("SELECT rank FROM Category WHERE name = 'Tea'") == 1)
+    }
 }

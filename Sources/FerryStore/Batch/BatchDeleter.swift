@@ -204,6 +204,7 @@ struct BatchDeleter {
         var directCount = 0
         var cascadedCount = 0
         var deleted = ObjectIDSetBuilder(storeIdentifier: storeIdentifier, entityNames: schema.entityNames)
+        var ids = ObjectIDMaker(storeIdentifier: storeIdentifier)
         let statement = try connection.prepare("SELECT pk, ent, direct FROM \(Self.pending) ORDER BY tbl, pk")
         while try statement.step() {
             let key = statement.int64(at: 0)
@@ -212,7 +213,7 @@ struct BatchDeleter {
             deleted.append(key, ent: ent)
             if isDirect { directCount += 1 } else { cascadedCount += 1 }
             guard resultType == .objectIDs, let entity = schema.entityNames[ent] else { continue }
-            let id = ObjectID(entityName: entity, primaryKey: key, storeIdentifier: storeIdentifier)
+            let id = ids.id(entityName: entity, primaryKey: key)
             if isDirect { direct.append(id) } else { cascaded.append(id) }
         }
         let result: BatchDeleteResult.Result =

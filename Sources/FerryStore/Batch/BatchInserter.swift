@@ -113,6 +113,8 @@ struct BatchInserter {
     /// those that change); `nil` records every attribute the row gives.
     var pendingHistoryProperties: String?
     private var objectIDs: [ObjectID] = []
+    /// Makes the listed object IDs (see ``collectsObjectIDs``), the store's name looked up once.
+    private var objectIDMaker: ObjectIDMaker
     private var seenPrimaryKeys: Set<Int64> = []
     /// The rows written, for the result's ``BatchInsertResult/changes``.
     private var insertedKeys: ObjectIDSetBuilder
@@ -150,6 +152,7 @@ struct BatchInserter {
         self.mapping = mapping
         self.action = action
         self.storeIdentifier = storeIdentifier
+        self.objectIDMaker = ObjectIDMaker(storeIdentifier: storeIdentifier)
         self.collectsObjectIDs = request.resultType == .objectIDs
         self.conflictTargets = action == .update ? Self.conflictTargets(of: entity.name, in: schema) : []
         self.insertedKeys = ObjectIDSetBuilder(storeIdentifier: storeIdentifier, entityNames: schema.entityNames)
@@ -352,7 +355,7 @@ struct BatchInserter {
         }
         if collectsObjectIDs && seenPrimaryKeys.insert(primaryKey).inserted {
             let entity = schema.entityNames[ent] ?? mapping.entity
-            objectIDs.append(ObjectID(entityName: entity, primaryKey: primaryKey, storeIdentifier: storeIdentifier))
+            objectIDs.append(objectIDMaker.id(entityName: entity, primaryKey: primaryKey))
         }
     }
 }

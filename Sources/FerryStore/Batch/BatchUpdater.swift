@@ -93,13 +93,13 @@ struct BatchUpdater {
         var count = 0
         var objectIDs: [ObjectID] = []
         var updated = ObjectIDSetBuilder(storeIdentifier: storeIdentifier, entityNames: schema.entityNames)
+        var ids = ObjectIDMaker(storeIdentifier: storeIdentifier)
         while try statement.step() {
             count += 1
             updated.append(statement.int64(at: 0), ent: Int(statement.int64(at: 1)))
             guard collectsObjectIDs else { continue }
             let entityName = schema.entityNames[Int(statement.int64(at: 1))] ?? entity
-            objectIDs.append(
-                ObjectID(entityName: entityName, primaryKey: statement.int64(at: 0), storeIdentifier: storeIdentifier))
+            objectIDs.append(ids.id(entityName: entityName, primaryKey: statement.int64(at: 0)))
         }
         let result: BatchUpdateResult.Result =
             switch request.resultType {

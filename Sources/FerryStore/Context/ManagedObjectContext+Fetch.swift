@@ -23,12 +23,12 @@ extension ManagedObjectContext {
             return FetchedObjects(storage: storage)
         }
         let deleted = Set(pending.values.filter { $0.state.lifecycle == .deleted }.map(\.objectID))
-        let identifier = store.identifier
+        var maker = ObjectIDMaker(storeIdentifier: store.identifier)
         var keys = CompactObjectKeys(blockSize: request.fetchBatchSize > 0 ? request.fetchBatchSize : 1_000)
         try withFetchExecutor(request) { executor in
             try executor.forEachObject(matching: request) { key, entity in
                 if !deleted.isEmpty,
-                    deleted.contains(ObjectID(entityName: entity, primaryKey: key, storeIdentifier: identifier))
+                    deleted.contains(maker.id(entityName: entity, primaryKey: key))
                 {
                     return
                 }
@@ -111,7 +111,7 @@ public struct FetchedObjects: RandomAccessCollection {
         let loadsInBatches: Bool
         let options: MaterializeOptions
         let prefetching: [String]
-        private let storeIdentifier: String
+        private let store: ObjectIDName
         private var loadedBatch = -1
         private var objects: [ManagedObject] = []
         /// The destinations prefetched for `objects`, kept alive with them.
@@ -126,7 +126,7 @@ public struct FetchedObjects: RandomAccessCollection {
             self.loadsInBatches = loadsInBatches
             self.options = options
             self.prefetching = prefetching
-            self.storeIdentifier = context.store.identifier
+            self.store = ObjectIDName(context.store.identifier)
             self.listedIDs = nil
         }
 
@@ -140,7 +140,7 @@ public struct FetchedObjects: RandomAccessCollection {
             self.loadsInBatches = batchSize > 0
             self.options = options
             self.prefetching = prefetching
-            self.storeIdentifier = context.store.identifier
+            self.store = ObjectIDName(context.store.identifier)
         }
 
         var count: Int { listedIDs?.count ?? keys.count }
@@ -155,9 +155,8 @@ public struct FetchedObjects: RandomAccessCollection {
                 let start = batch * keys.blockSize
                 return Array(listedIDs[start..<Swift.min(start + keys.blockSize, listedIDs.count)])
             }
-            return keys.block(batch).map {
-                ObjectID(entityName: $0.entity, primaryKey: $0.key, storeIdentifier: storeIdentifier)
-            }
+            var maker = ObjectIDMaker(store: store)
+            return keys.block(batch).map { maker.id(entityName: $0.entity, primaryKey: $0.key) }
         }
 
         func loadAll() throws {

@@ -97,11 +97,11 @@ extension ManagedObjectContext {
     func materialize(_ ids: [ObjectID], asFaults: Bool = false) throws -> [ManagedObject] {
         var objects: [ManagedObject] = []
         objects.reserveCapacity(ids.count)
-        var toLoad: [String: [Int64]] = [:]
+        var toLoad: [ObjectIDName: [Int64]] = [:]
         for id in ids {
             let object = object(with: id)
             objects.append(object)
-            if object.state.isFault && rowCache[id] == nil { toLoad[id.entityName, default: []].append(id.primaryKey) }
+            if object.state.isFault && rowCache[id] == nil { toLoad[id.entity, default: []].append(id.primaryKey) }
         }
         let readAt = asFaults ? rowCacheTimestamp() : nil
         for (entity, keys) in toLoad {

@@ -81,10 +81,10 @@ extension ManagedObjectContext {
             defer { statement.reset() }
             try statement.bind(owner.objectID.primaryKey, at: 1)
             var members: [ObjectID] = []
+            var ids = ObjectIDMaker(storeIdentifier: identifier)
             while try statement.step() {
                 let entity = names[Int(statement.int64(at: 1))] ?? ""
-                members.append(
-                    ObjectID(entityName: entity, primaryKey: statement.int64(at: 0), storeIdentifier: identifier))
+                members.append(ids.id(entityName: entity, primaryKey: statement.int64(at: 0)))
             }
             return members
         }

@@ -135,8 +135,8 @@ extension ManagedObjectContext {
                 if let state { fresh[id] = .parentState(state) } else { fromStore.append(id) }
             }
         }
-        var keys: [String: [Int64]] = [:]
-        for id in fromStore { keys[id.entityName, default: []].append(id.primaryKey) }
+        var keys: [ObjectIDName: [Int64]] = [:]
+        for id in fromStore { keys[id.entity, default: []].append(id.primaryKey) }
         for (entity, entityKeys) in keys {
             guard let rows = try? readRows(entityKeys, of: layout(of: entity)) else { return nil }
             for row in rows { fresh[row.objectID] = .row(row) }

@@ -208,6 +208,7 @@ extension ManagedObjectContext {
                 ? outcome.permanentIDs : outcome.permanentIDs.merging(outcome.replacedIDs) { _, replaced in replaced },
             outcome: outcome)
         let refreshed = Set(outcome.refreshed.map(outcome.finalID))
+        let inserted = outcome.replacedIDs.isEmpty && outcome.discarded.isEmpty ? [] : Set(outcome.inserted)
         var saved: [ManagedObject] = []
         for object in objects {
             let id = object.objectID
@@ -218,7 +219,9 @@ extension ManagedObjectContext {
                 saved.append(object)
             } else if !refreshed.isEmpty && refreshed.contains(id) {
                 turnIntoFault(object)
-            } else if let version = outcome.versions[id] {
+            } else if let version = outcome.version(
+                of: id, wasInserted: object.state.lifecycle == .inserted, inserted: inserted)
+            {
                 object.state.commit(version: version)
                 saved.append(object)
             } else {
@@ -336,7 +339,7 @@ extension ManagedObjectContext {
     private func receive(_ id: ObjectID, _ state: ObjectState) {
         switch state.lifecycle {
         case .inserted:
-            let object = registeredObject(for: id) ?? makeObject(layout(of: id.entityName), id: id)
+            let object = registeredObject(for: id) ?? makeObject(layout(of: id.entity), id: id)
             object.state = state
             object.state.insertionIndex = nextInsertionIndex
             nextInsertionIndex += 1

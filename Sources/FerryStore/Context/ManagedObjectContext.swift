@@ -233,7 +233,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         assertOnQueue()
         let layout = layout(of: entityName)
         precondition(!layout.entity.isAbstract, "\(entityName) is abstract; insert one of its sub-entities")
-        let object = makeObject(layout, id: .temporary(entityName: entityName))
+        let object = makeObject(layout, id: .temporary(entity: layout.objectIDName))
         object.state = ObjectState(inserting: layout, insertionIndex: nextInsertionIndex)
         nextInsertionIndex += 1
         register(object)
@@ -266,7 +266,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         precondition(
             !id.isTemporaryID || parent != nil,
             "\(id) is a temporary ID of another context; save or obtainPermanentIDs first")
-        let object = makeObject(layout(of: id.entityName), id: id)
+        let object = makeObject(layout(of: id.entity), id: id)
         register(object)
         return object
     }
@@ -337,6 +337,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     // MARK: Internals
 
     func layout(of entity: String) -> EntityLayout {
+        store.layouts[entity]
+    }
+
+    func layout(of entity: ObjectIDName) -> EntityLayout {
         store.layouts[entity]
     }
 

@@ -82,18 +82,21 @@ public struct ObjectIDSet: Sendable, Hashable, Sequence {
     /// Iterates an ``ObjectIDSet``.
     public struct Iterator: IteratorProtocol {
         private let groups: [(key: Group, value: KeyRuns)]
+        /// Each group's entity and store as object IDs hold them, looked up once per group rather than per ID.
+        private let names: [(entity: ObjectIDName, store: ObjectIDName)]
         private var group = 0
         private var run = 0
         private var nextKey: Int64?
 
         init(groups: [(key: Group, value: KeyRuns)]) {
             self.groups = groups
+            names = groups.map { (ObjectIDName($0.key.entityName), ObjectIDName($0.key.storeIdentifier)) }
         }
 
         /// The next ID, or `nil` at the end.
         public mutating func next() -> ObjectID? {
             while group < groups.count {
-                let (key, runs) = groups[group]
+                let runs = groups[group].value
                 if run < runs.runCount {
                     let range = runs.run(run)
                     let primaryKey = nextKey ?? range.lowerBound
@@ -103,8 +106,7 @@ public struct ObjectIDSet: Sendable, Hashable, Sequence {
                         nextKey = nil
                         run += 1
                     }
-                    return ObjectID(
-                        entityName: key.entityName, primaryKey: primaryKey, storeIdentifier: key.storeIdentifier)
+                    return ObjectID(entity: names[group].entity, primaryKey: primaryKey, store: names[group].store)
                 }
                 group += 1
                 run = 0

@@ -58,8 +58,9 @@ package struct FetchExecutor {
     /// - Throws: as ``execute(_:)``.
     package func objectIDs(for request: FetchRequest) throws -> [ObjectID] {
         var ids: [ObjectID] = []
+        var maker = ObjectIDMaker(storeIdentifier: storeIdentifier)
         try forEachObject(matching: request) { key, entity in
-            ids.append(ObjectID(entityName: entity, primaryKey: key, storeIdentifier: storeIdentifier))
+            ids.append(maker.id(entityName: entity, primaryKey: key))
         }
         return ids
     }

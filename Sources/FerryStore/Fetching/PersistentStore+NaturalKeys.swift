@@ -33,6 +33,7 @@ extension PersistentStore {
         let values = Array(values)
         return try await writer.run { connection in
             var found: [String: ObjectID] = [:]
+            var ids = ObjectIDMaker(storeIdentifier: identifier)
             // SQLite allows 32,766 parameters; 500 per statement keeps each one small.
             for start in stride(from: 0, to: values.count, by: 500) {
                 let slice = values[start..<min(start + 500, values.count)]
@@ -46,7 +47,7 @@ extension PersistentStore {
                         guard let text = StoredValueCodec.keyText(of: [row[0]]), let primaryKey = row[1].integer
                         else { continue }
                         let name = row[2].integer.flatMap { names[Int($0)] } ?? entity
-                        found[text] = ObjectID(entityName: name, primaryKey: primaryKey, storeIdentifier: identifier)
+                        found[text] = ids.id(entityName: name, primaryKey: primaryKey)
                     }
                 } catch let error as SQLiteError {
                     throw StoreError(.sqlite, "looking \(entity) objects up by \(attribute) failed", path: path,

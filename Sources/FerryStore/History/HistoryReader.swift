@@ -60,6 +60,7 @@ struct HistoryReader {
             else { continue }
             tombstones[key, default: [:]][attribute] = value
         }
+        var ids = ObjectIDMaker(storeIdentifier: storeIdentifier)
         for row in try rows(
             "SELECT c.token, c.ent, c.pk, c.kind, c.updated FROM \(SQL.identifier(HistoryTables.changes)) AS c "
                 + "JOIN \(transactionsTable) AS t ON t.token = c.token WHERE c.token BETWEEN ? AND ?\(authorFilter) "
@@ -71,7 +72,7 @@ struct HistoryReader {
             let updated = row[4].text.map { Set($0.split(separator: ",").map(String.init)) } ?? []
             transactions[index].changes.append(
                 HistoryChange(
-                    objectID: ObjectID(entityName: entity, primaryKey: key.pk, storeIdentifier: storeIdentifier),
+                    objectID: ids.id(entityName: entity, primaryKey: key.pk),
                     kind: kind, updatedProperties: kind == .update ? updated : [],
                     tombstone: kind == .delete ? tombstones[key] ?? [:] : [:]))
         }

@@ -15,7 +15,7 @@ extension HistoryRecorder {
             try recordDelete(entity: row.entityName, primaryKey: row.primaryKey)
         }
         for row in plan.updates {
-            let layout = layouts[row.objectID.entityName]
+            let layout = layouts[row.objectID.entity]
             let names =
                 row.changedAttributes.map { layout.attributes[$0].name }
                 + row.changedToOne.map { layout.toOne[$0].name }
@@ -26,7 +26,7 @@ extension HistoryRecorder {
         }
         for row in plan.inserts {
             let id = outcome.finalID(of: row.objectID)
-            try recordInsert(ent: layouts[id.entityName].mapping.entityID, primaryKey: id.primaryKey)
+            try recordInsert(ent: layouts[id.entity].mapping.entityID, primaryKey: id.primaryKey)
         }
     }
 }

@@ -29,6 +29,8 @@ final class EntityLayout: Sendable {
     }
 
     let entity: EntityDescription
+    /// The entity's name as object IDs hold it, looked up once: each inserted object's temporary ID takes it.
+    let objectIDName: ObjectIDName
     let mapping: StoreSchema.EntityMapping
     let attributes: [AttributeDescription]
     let toOne: [RelationshipDescription]
@@ -63,6 +65,7 @@ final class EntityLayout: Sendable {
             preconditionFailure("the schema has no mapping for \(entity.name)")
         }
         self.entity = entity
+        objectIDName = ObjectIDName(entity.name)
         self.mapping = mapping
         let attributes = model.allAttributes(of: entity.name)
         self.attributes = attributes
@@ -128,6 +131,8 @@ final class EntityLayout: Sendable {
 /// The layouts of every entity of a schema.
 struct ObjectLayouts: Sendable {
     let byEntity: [String: EntityLayout]
+    /// The same layouts by the entity's name as object IDs hold it: an object's layout without hashing its name.
+    let byObjectIDName: [ObjectIDName: EntityLayout]
     /// Whether any entity has a to-one relationship: without one, no object holds another's ID in its values.
     let hasToOne: Bool
     /// Whether any entity has a to-many relationship.
@@ -139,6 +144,7 @@ struct ObjectLayouts: Sendable {
             layouts[entity.name] = EntityLayout(entity: entity, schema: schema)
         }
         byEntity = layouts
+        byObjectIDName = Dictionary(uniqueKeysWithValues: layouts.values.map { ($0.objectIDName, $0) })
         hasToOne = layouts.values.contains { !$0.toOne.isEmpty }
         hasToMany = layouts.values.contains { !$0.toMany.isEmpty }
     }
@@ -146,6 +152,14 @@ struct ObjectLayouts: Sendable {
     /// The layout of `entity`; an unknown entity is a programming error and traps.
     subscript(entity: String) -> EntityLayout {
         guard let layout = byEntity[entity] else { preconditionFailure("the model has no entity '\(entity)'") }
+        return layout
+    }
+
+    /// The layout of `entity`, an object ID's entity; an unknown entity is a programming error and traps.
+    subscript(entity: ObjectIDName) -> EntityLayout {
+        guard let layout = byObjectIDName[entity] else {
+            preconditionFailure("the model has no entity '\(entity.text)'")
+        }
         return layout
     }
 }

@@ -26,21 +26,36 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     public static let uriScheme = "x-ferry"
 
     /// The name of the object's own entity (a sub-entity's name for objects of sub-entities).
-    public var entityName: String
+    public var entityName: String {
+        get { entity.text }
+        set { entity = ObjectIDName(newValue) }
+    }
     /// The object's primary key: the `_pk` column of its row.
     public var primaryKey: Int64
     /// The identifier of the store holding the object (``StoreMetadata/storeIdentifier``).
-    public var storeIdentifier: String
+    public var storeIdentifier: String {
+        get { store.text }
+        set { store = ObjectIDName(newValue) }
+    }
     /// For a temporary ID, what tells it apart from every other; `nil` for a permanent ID.
     /// Numbered from a process-wide counter: a UUID per inserted object cost a read of the random device.
     public private(set) var temporaryIdentifier: UInt64?
+    /// ``entityName``, held as a number (see ``ObjectIDName``): an ID is copied without reference counting.
+    package private(set) var entity: ObjectIDName
+    /// ``storeIdentifier``, held as a number (see ``ObjectIDName``).
+    package private(set) var store: ObjectIDName
 
     /// Whether this is the temporary ID of an object not yet saved (Core Data's `isTemporaryID`).
     public var isTemporaryID: Bool { temporaryIdentifier != nil }
 
     /// A new temporary ID for an object of `entityName` inserted into a context.
     public static func temporary(entityName: String) -> ObjectID {
-        var id = ObjectID(entityName: entityName, primaryKey: 0, storeIdentifier: "")
+        temporary(entity: ObjectIDName(entityName))
+    }
+
+    /// A new temporary ID for an object of `entity`, whose name is looked up already.
+    package static func temporary(entity: ObjectIDName) -> ObjectID {
+        var id = ObjectID(entity: entity, primaryKey: 0, store: .empty)
         id.temporaryIdentifier = temporaryCounter.add(1, ordering: .relaxed).newValue
         return id
     }
@@ -48,9 +63,15 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     /// Creates the ID of the object stored in row `primaryKey` of `entityName`'s table in the store
     /// `storeIdentifier`.
     public init(entityName: String, primaryKey: Int64, storeIdentifier: String) {
-        self.entityName = entityName
+        self.init(entity: ObjectIDName(entityName), primaryKey: primaryKey, store: ObjectIDName(storeIdentifier))
+    }
+
+    /// Creates the ID of the object stored in row `primaryKey` of `entity`'s table in `store`, the names looked up
+    /// already: for making many IDs of one entity and store without a table lookup each.
+    package init(entity: ObjectIDName, primaryKey: Int64, store: ObjectIDName) {
+        self.entity = entity
         self.primaryKey = primaryKey
-        self.storeIdentifier = storeIdentifier
+        self.store = store
     }
 
     /// `x-ferry://<storeIdentifier>/<Entity>/p<primaryKey>`, as a string. Characters other than letters, digits,
@@ -99,7 +120,23 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     /// One word is hashed: a permanent ID's key, or a temporary ID's number with the top bit set (keys are never
     /// negative), so a lookup feeds the hasher once.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(temporaryIdentifier.map { $0 | 1 << 63 } ?? UInt64(bitPattern: primaryKey))
+        hasher.combine(hashWord)
+    }
+
+    /// The hash a `Dictionary` or `Set` of IDs places an ID by: ``hash(into:)``'s word and the table's `seed`, mixed
+    /// by a multiply–xorshift finalizer (SplitMix64's) rather than run through `Hasher`, whose set-up and
+    /// finalization for one word cost more than the table lookup itself. Keys and temporary numbers are chosen by
+    /// the store and the process, not by outside input, so no resistance to chosen collisions is given up.
+    public func _rawHashValue(seed: Int) -> Int {
+        var word = hashWord ^ UInt64(truncatingIfNeeded: seed)
+        word = (word ^ (word >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        word = (word ^ (word >> 27)) &* 0x94d0_49bb_1331_11eb
+        return Int(truncatingIfNeeded: word ^ (word >> 31))
+    }
+
+    /// A permanent ID's key, or a temporary ID's number with the top bit set (keys are never negative).
+    private var hashWord: UInt64 {
+        temporaryIdentifier.map { $0 | 1 << 63 } ?? UInt64(bitPattern: primaryKey)
     }
 
     /// The URI, as Core Data prints an object ID's: `<x-ferry://…/Product/p12>`.

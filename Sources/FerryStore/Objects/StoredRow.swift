@@ -27,6 +27,7 @@ extension EntityLayout {
         var rows: [StoredRow] = []
         rows.reserveCapacity(keys.count)
         let blobFolder = BlobFolder(databasePath: connection.path)
+        var ids = ObjectIDMaker(storeIdentifier: storeIdentifier)
         for start in stride(from: 0, to: keys.count, by: Self.keysPerQuery) {
             let batch = keys[start..<min(start + Self.keysPerQuery, keys.count)]
             let statement = try connection.cachedStatement(selectSQL(keys: batch.count))
@@ -34,7 +35,7 @@ extension EntityLayout {
             for (offset, key) in batch.enumerated() { try statement.bind(key, at: offset + 1) }
             while try statement.step() {
                 rows.append(
-                    try decodeRow(statement, schema: schema, storeIdentifier: storeIdentifier, blobFolder: blobFolder))
+                    try decodeRow(statement, schema: schema, ids: &ids, blobFolder: blobFolder))
             }
         }
         return rows
@@ -44,12 +45,12 @@ extension EntityLayout {
     static let keysPerQuery = 500
 
     /// Decodes the current row of `statement`, which selected ``selectColumns``, reading externally stored values
-    /// from `blobFolder`.
+    /// from `blobFolder`; `ids` makes the object IDs, of the store's objects.
     ///
     /// - Throws: ``FetchRequestError`` `.undecodableValue` when a stored value does not fit its attribute;
     ///   ``StoreError`` when a blob reference is malformed or its file cannot be read.
     func decodeRow(
-        _ statement: Statement, schema: StoreSchema, storeIdentifier: String, blobFolder: BlobFolder?
+        _ statement: Statement, schema: StoreSchema, ids: inout ObjectIDMaker, blobFolder: BlobFolder?
     ) throws -> StoredRow {
         let decoder = FetchValueDecoder(entityName: name, blobFolder: blobFolder)
         var attributes: [AttributeValue?] = Array(repeating: nil, count: self.attributes.count)
@@ -70,15 +71,11 @@ extension EntityLayout {
                 if let name = schema.entityNames[Int(statement.int64(at: column))] { destination = name }
                 column += 1
             }
-            toOne.append(
-                primaryKey.map {
-                    ObjectID(entityName: destination, primaryKey: $0, storeIdentifier: storeIdentifier)
-                })
+            toOne.append(primaryKey.map { ids.id(entityName: destination, primaryKey: $0) })
         }
         let entityName = schema.entityNames[Int(statement.int64(at: 1))] ?? name
         return StoredRow(
-            objectID: ObjectID(
-                entityName: entityName, primaryKey: statement.int64(at: 0), storeIdentifier: storeIdentifier),
+            objectID: ids.id(entityName: entityName, primaryKey: statement.int64(at: 0)),
             version: statement.int64(at: 2), attributes: attributes, toOne: toOne)
     }
 }

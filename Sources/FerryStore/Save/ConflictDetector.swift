@@ -32,7 +32,7 @@ struct ConflictDetector {
         return checked.compactMap { row in
             let current = stored[row.objectID]
             guard current?.version != row.expectedVersion else { return nil }
-            let layout = layouts[row.objectID.entityName]
+            let layout = layouts[row.objectID.entity]
             return LockingFinding(
                 conflict: OptimisticLockingConflict(
                     objectID: row.objectID, oldVersion: row.expectedVersion, newVersion: current?.version ?? 0,
@@ -50,7 +50,7 @@ struct ConflictDetector {
         var order: [GroupKey] = []
         var constraints: [Int: EntityLayout.Constraint] = [:]
         for row in plan.inserts + plan.updates {
-            let layout = layouts[row.objectID.entityName]
+            let layout = layouts[row.objectID.entity]
             for constraint in layout.constraints {
                 let key = constraint.slots.map { row.attributes[$0] }
                 guard !key.contains(where: { $0 == nil }) else { continue }
@@ -78,7 +78,7 @@ struct ConflictDetector {
         for groupKey in order {
             guard let objects = groups[groupKey], let constraint = constraints[groupKey.constraint] else { continue }
             let storedRow = try stored[groupKey].flatMap { id in
-                try readRows([id.primaryKey], of: layouts[id.entityName]).first
+                try readRows([id.primaryKey], of: layouts[id.entity]).first
             }
             guard objects.count > 1 || storedRow != nil else { continue }
             var values: [String: AttributeValue?] = [:]
@@ -90,7 +90,7 @@ struct ConflictDetector {
                     conflict: ConstraintConflict(
                         entityName: constraint.declaringEntity, constraint: constraint.attributeNames,
                         constraintValues: values, databaseObjectID: storedRow?.objectID,
-                        databaseSnapshot: storedRow.map { layouts[$0.objectID.entityName].snapshot($0.attributes) },
+                        databaseSnapshot: storedRow.map { layouts[$0.objectID.entity].snapshot($0.attributes) },
                         conflictingObjectIDs: objects),
                     stored: storedRow))
         }

@@ -26,7 +26,7 @@ extension ConflictResolver {
                     .resolve([finding], in: &plan, outcome: &outcome)
                 let id = finding.conflict.objectID
                 guard let index = plan.updates.firstIndex(where: { $0.objectID == id }) else { continue }
-                let layout = layouts[id.entityName]
+                let layout = layouts[id.entity]
                 for (name, value) in values.sorted(by: { $0.key < $1.key }) {
                     guard case .attribute(let slot)? = layout.slots[name], layout.writableAttributeSlots.contains(slot)
                     else {

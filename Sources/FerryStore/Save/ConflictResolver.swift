@@ -38,7 +38,7 @@ struct ConflictResolver {
                 outcome.discarded.insert(id)
                 continue
             }
-            let layout = layouts[id.entityName]
+            let layout = layouts[id.entity]
             switch policy {
             case .error:
                 throw SaveConflictError(lockingConflicts: [finding.conflict], constraintConflicts: [])
@@ -158,8 +158,8 @@ struct ConflictResolver {
     private func copyValues(
         of source: SavePlan.Row, onto target: ObjectID, in plan: inout SavePlan, allAttributes: Bool
     ) {
-        let sourceLayout = layouts[source.objectID.entityName]
-        let targetLayout = layouts[target.entityName]
+        let sourceLayout = layouts[source.objectID.entity]
+        let targetLayout = layouts[target.entity]
         func copy(_ row: inout SavePlan.Row) {
             let attributeSlots = allAttributes ? sourceLayout.writableAttributeSlots : source.changedAttributes
             for slot in attributeSlots {

@@ -85,7 +85,7 @@ struct SaveOutcome: Sendable {
     var discarded: Set<ObjectID> = []
     /// Objects whose rows the resolution changed: turned into faults after the save, to reload.
     var refreshed: Set<ObjectID> = []
-    /// The row version each written object has now.
+    /// The row version each updated object has now; an inserted row's is 1 (see ``version(of:wasInserted:)``).
     var versions: [ObjectID: Int64] = [:]
     /// The IDs the did-save notification reports (permanent ones).
     var inserted: [ObjectID] = []
@@ -93,6 +93,17 @@ struct SaveOutcome: Sendable {
     var deleted: [ObjectID] = []
     /// The persistent-history transaction the save recorded, when the store records history.
     var historyToken: Int64?
+
+    /// The row version of the object whose final ID is `id` after the save, or nil when its row was not written;
+    /// `wasInserted` tells whether the object was inserted (not saved before). `inserted` is ``inserted`` as a set,
+    /// needed only when a merge policy dropped inserts (``replacedIDs`` or ``discarded`` not empty): otherwise
+    /// every inserted object's row was written, with version 1, and no ID is hashed to know it.
+    func version(of id: ObjectID, wasInserted: Bool, inserted: Set<ObjectID>) -> Int64? {
+        if !versions.isEmpty, let version = versions[id] { return version }
+        guard wasInserted else { return nil }
+        if replacedIDs.isEmpty && discarded.isEmpty { return 1 }
+        return inserted.contains(id) ? 1 : nil
+    }
 
     /// `id` after the save: its permanent ID, or its survivor's.
     func finalID(of id: ObjectID) -> ObjectID {

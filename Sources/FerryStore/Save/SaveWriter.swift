@@ -29,13 +29,13 @@ struct SaveWriter {
         // (the statement cache is keyed by the SQL text, which would be hashed for every row).
         // Without replacements each row's final ID is the one just assigned (or its own): no lookup per row.
         let assignedAreFinal = outcome.replacedIDs.isEmpty
-        var current: (entity: String, layout: EntityLayout, statement: Statement)?
+        var current: (entity: ObjectIDName, layout: EntityLayout, statement: Statement)?
         // By index: a row is read in place, not copied (with a retain of each of its arrays) for each insert.
         for index in plan.inserts.indices {
             let objectID = plan.inserts[index].objectID
-            if current?.entity != objectID.entityName {
-                let layout = layouts[objectID.entityName]
-                current = (objectID.entityName, layout, try connection.cachedStatement(layout.insertSQL))
+            if current?.entity != objectID.entity {
+                let layout = layouts[objectID.entity]
+                current = (objectID.entity, layout, try connection.cachedStatement(layout.insertSQL))
             }
             let id = assignedAreFinal ? assigned[index] ?? objectID : outcome.finalID(of: objectID)
             if let current {
@@ -51,18 +51,17 @@ struct SaveWriter {
     /// Gives every inserted object with a temporary ID its primary key, one reservation per table; returns each
     /// row's permanent ID (nil for a row whose ID is permanent already).
     private func assignPrimaryKeys(_ rows: [SavePlan.Row], outcome: inout SaveOutcome) throws -> [ObjectID?] {
-        outcome.versions.reserveCapacity(rows.count)
         outcome.inserted.reserveCapacity(rows.count)
         // Each table's temporary rows, counted, then given consecutive keys in row order. Rows of one entity come
         // together, so the table is looked up once per run of rows.
         var tables: [(name: String, rows: Int, next: Int64)] = []
         var tableOfRow: [Int] = []
         tableOfRow.reserveCapacity(rows.count)
-        var current: (entity: String, table: Int)?
+        var current: (entity: ObjectIDName, table: Int)?
         for index in rows.indices where rows[index].objectID.isTemporaryID {
-            let entity = rows[index].objectID.entityName
+            let entity = rows[index].objectID.entity
             if current?.entity != entity {
-                let table = layouts[entity].table
+                let table = layouts[entity.text].table
                 if let found = tables.firstIndex(where: { $0.name == table }) {
                     current = (entity, found)
                 } else {
@@ -81,6 +80,7 @@ struct SaveWriter {
         var assigned: [ObjectID?] = []
         assigned.reserveCapacity(rows.count)
         var position = 0
+        let store = ObjectIDName(storeIdentifier)
         for index in rows.indices {
             let temporary = rows[index].objectID
             guard temporary.isTemporaryID else {
@@ -89,8 +89,7 @@ struct SaveWriter {
             }
             let table = tableOfRow[position]
             position += 1
-            let id = ObjectID(
-                entityName: temporary.entityName, primaryKey: tables[table].next, storeIdentifier: storeIdentifier)
+            let id = ObjectID(entity: temporary.entity, primaryKey: tables[table].next, store: store)
             outcome.permanentIDs[temporary] = id
             assigned.append(id)
             tables[table].next += 1
@@ -108,7 +107,7 @@ struct SaveWriter {
     // MARK: Deleting
 
     private func delete(_ row: SavePlan.Row) throws {
-        let layout = layouts[row.objectID.entityName]
+        let layout = layouts[row.objectID.entity]
         let key = SQLiteValue.integer(row.objectID.primaryKey)
         try run("DELETE FROM \(SQL.identifier(layout.table)) WHERE _pk = ?", [key])
         for join in schema.joinTables {
@@ -125,7 +124,7 @@ struct SaveWriter {
     private func replace(_ replacement: SavePlan.Replacement, outcome: SaveOutcome) throws {
         let old = SQLiteValue.integer(replacement.stored.primaryKey)
         let new = SQLiteValue.integer(outcome.finalID(of: replacement.replacement).primaryKey)
-        let table = layouts[replacement.stored.entityName].table
+        let table = layouts[replacement.stored.entity].table
         for layout in layouts.byEntity.values where layout.entity.parentEntity == nil {
             for key in Set(layouts.byEntity.values.filter { $0.table == layout.table }.flatMap(\.foreignKeys))
             where key.destinationTable == table {
@@ -157,7 +156,7 @@ struct SaveWriter {
     // MARK: Updating and inserting
 
     private func update(_ row: SavePlan.Row, outcome: inout SaveOutcome) throws {
-        let layout = layouts[row.objectID.entityName]
+        let layout = layouts[row.objectID.entity]
         var assignments: [String] = []
         for slot in row.changedAttributes { assignments.append(SQL.identifier(layout.attributes[slot].name) + " = ?") }
         for slot in row.changedToOne {
@@ -211,7 +210,7 @@ struct SaveWriter {
             try bindReference(row.toOne[slot], layout.foreignKeys[slot], statement, &index, outcome)
         }
         _ = try statement.step()
-        outcome.versions[id] = 1
+        // Its version is 1 (the INSERT writes `_opt` = 1): listed in `inserted`, not hashed into `versions`.
         outcome.inserted.append(id)
     }
 

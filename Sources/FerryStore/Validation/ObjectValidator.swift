@@ -118,32 +118,67 @@ public struct ObjectValidator: Sendable {
     ) -> [ValidationError] {
         let rules = rules(of: entity)
         let custom = customValidators(of: rules)
+        // Most models have no custom validators: nothing replaces a value, so the values are only read. Written
+        // through the in-out array, they were copied (with a retain of every value) for every object, the copy
+        // being made before the loop whether or not a validator ran.
+        guard !custom.isEmpty else {
+            return modelRuleErrors(
+                of: values, rules, entity: entity, relationshipCount: relationshipCount,
+                objectDescription: objectDescription)
+        }
         var errors: [ValidationError] = []
         for index in rules.attributes.indices {
             let slot = rules.attributeSlots[index]
-            // Most models have no custom validators: no lookup by name per attribute for them, and no in-out access
-            // to the value (which would copy the caller's array of values, shared with the object's, per object).
-            // Most values pass on their kind alone: the attribute's full rules are not read (nor copied) for them.
-            if custom.isEmpty, rules.quickChecks[index].passes(values[slot]) { continue }
             let attribute = rules.attributes[index]
-            guard !custom.isEmpty, let validators = custom[attribute.attribute.name] else {
-                let value = values[slot]
-                let failures = attribute.check(value)
-                if !failures.isEmpty {
-                    errors += failures.map {
-                        $0.filling(
-                            entity: entity, key: attribute.attribute.name, objectDescription: objectDescription,
-                            value: value)
-                    }
-                }
+            guard let validators = custom[attribute.attribute.name] else {
+                errors += attributeErrors(values[slot], attribute, entity: entity, objectDescription: objectDescription)
                 continue
             }
             errors += check(&values[slot], attribute, validators, entity: entity, objectDescription: objectDescription)
         }
+        errors += relationshipErrors(
+            rules, entity: entity, count: relationshipCount, objectDescription: objectDescription)
+        return errors
+    }
+
+    /// The model's rules on `values`, every attribute's value in model order, for an entity without custom
+    /// validators.
+    private func modelRuleErrors(
+        of values: [AttributeValue?], _ rules: EntityRules, entity: String,
+        relationshipCount: (RelationshipDescription) -> Int, objectDescription: String
+    ) -> [ValidationError] {
+        var errors: [ValidationError] = []
+        for index in rules.attributes.indices {
+            let value = values[rules.attributeSlots[index]]
+            // Most values pass on their kind alone: the attribute's full rules are not read (nor copied) for them.
+            if rules.quickChecks[index].passes(value) { continue }
+            errors += attributeErrors(
+                value, rules.attributes[index], entity: entity, objectDescription: objectDescription)
+        }
+        errors += relationshipErrors(
+            rules, entity: entity, count: relationshipCount, objectDescription: objectDescription)
+        return errors
+    }
+
+    /// The failures of `value` against `attribute`'s model rules.
+    private func attributeErrors(
+        _ value: AttributeValue?, _ attribute: AttributeRules, entity: String, objectDescription: String
+    ) -> [ValidationError] {
+        let failures = attribute.check(value)
+        guard !failures.isEmpty else { return [] }
+        return failures.map {
+            $0.filling(
+                entity: entity, key: attribute.attribute.name, objectDescription: objectDescription, value: value)
+        }
+    }
+
+    /// The failures of the relationships' counts against their rules.
+    private func relationshipErrors(
+        _ rules: EntityRules, entity: String, count: (RelationshipDescription) -> Int, objectDescription: String
+    ) -> [ValidationError] {
+        var errors: [ValidationError] = []
         for relationship in rules.relationships {
-            guard let failure = EntityRules.check(relationship, count: relationshipCount(relationship)) else {
-                continue
-            }
+            guard let failure = EntityRules.check(relationship, count: count(relationship)) else { continue }
             errors.append(failure.filling(entity: entity, key: relationship.name, objectDescription: objectDescription))
         }
         return errors

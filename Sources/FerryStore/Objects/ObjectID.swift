@@ -120,23 +120,7 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     /// One word is hashed: a permanent ID's key, or a temporary ID's number with the top bit set (keys are never
     /// negative), so a lookup feeds the hasher once.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(hashWord)
-    }
-
-    /// The hash a `Dictionary` or `Set` of IDs places an ID by: ``hash(into:)``'s word and the table's `seed`, mixed
-    /// by a multiply–xorshift finalizer (SplitMix64's) rather than run through `Hasher`, whose set-up and
-    /// finalization for one word cost more than the table lookup itself. Keys and temporary numbers are chosen by
-    /// the store and the process, not by outside input, so no resistance to chosen collisions is given up.
-    public func _rawHashValue(seed: Int) -> Int {
-        var word = hashWord ^ UInt64(truncatingIfNeeded: seed)
-        word = (word ^ (word >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        word = (word ^ (word >> 27)) &* 0x94d0_49bb_1331_11eb
-        return Int(truncatingIfNeeded: word ^ (word >> 31))
-    }
-
-    /// A permanent ID's key, or a temporary ID's number with the top bit set (keys are never negative).
-    private var hashWord: UInt64 {
-        temporaryIdentifier.map { $0 | 1 << 63 } ?? UInt64(bitPattern: primaryKey)
+        hasher.combine(temporaryIdentifier.map { $0 | 1 << 63 } ?? UInt64(bitPattern: primaryKey))
     }
 
     /// The URI, as Core Data prints an object ID's: `<x-ferry://…/Product/p12>`.

@@ -65,13 +65,13 @@ enum BufferedLogVFS {
         // The rest is the default VFS's, called with its own object.
         methods.xDelete = { vfs, name, syncDirectory in
             guard let base = BufferedLogVFS.base(of: vfs), let delete = base.pointee.xDelete else {
-                return IOError.delete
+                return SQLiteIOErrorCode.delete
             }
             return delete(base, name, syncDirectory)
         }
         methods.xAccess = { vfs, name, flags, result in
             guard let base = BufferedLogVFS.base(of: vfs), let access = base.pointee.xAccess else {
-                return IOError.access
+                return SQLiteIOErrorCode.access
             }
             return access(base, name, flags, result)
         }
@@ -137,7 +137,8 @@ enum BufferedLogVFS {
     /// The buffer of a log file of this VFS.
     private static func buffer(of file: UnsafeMutablePointer<sqlite3_file>?) -> LogWriteBuffer? {
         guard let file else { return nil }
-        let reference = UnsafeMutableRawPointer(file).load(fromByteOffset: bufferOffset, as: UnsafeMutableRawPointer.self)
+        let reference = UnsafeMutableRawPointer(file).load(
+            fromByteOffset: bufferOffset, as: UnsafeMutableRawPointer.self)
         return Unmanaged<LogWriteBuffer>.fromOpaque(reference).takeUnretainedValue()
     }
 
@@ -171,30 +172,30 @@ enum BufferedLogVFS {
             return flushed != SQLITE_OK ? flushed : closed
         }
         methods.pointee.xRead = { file, bytes, amount, offset in
-            guard let buffer = BufferedLogVFS.buffer(of: file), let bytes else { return IOError.read }
+            guard let buffer = BufferedLogVFS.buffer(of: file), let bytes else { return SQLiteIOErrorCode.read }
             return buffer.read(into: bytes, amount: amount, offset: offset)
         }
         methods.pointee.xWrite = { file, bytes, amount, offset in
-            guard let buffer = BufferedLogVFS.buffer(of: file), let bytes else { return IOError.write }
+            guard let buffer = BufferedLogVFS.buffer(of: file), let bytes else { return SQLiteIOErrorCode.write }
             return buffer.write(bytes, amount: amount, offset: offset)
         }
         methods.pointee.xTruncate = { file, size in
-            guard let buffer = BufferedLogVFS.buffer(of: file) else { return IOError.truncate }
+            guard let buffer = BufferedLogVFS.buffer(of: file) else { return SQLiteIOErrorCode.truncate }
             let status = buffer.truncated(to: size)
             guard status == SQLITE_OK else { return status }
-            return BufferedLogVFS.baseMethods(of: file)?.xTruncate?(buffer.file, size) ?? IOError.truncate
+            return BufferedLogVFS.baseMethods(of: file)?.xTruncate?(buffer.file, size) ?? SQLiteIOErrorCode.truncate
         }
         methods.pointee.xSync = { file, flags in
-            guard let buffer = BufferedLogVFS.buffer(of: file) else { return IOError.fsync }
+            guard let buffer = BufferedLogVFS.buffer(of: file) else { return SQLiteIOErrorCode.fsync }
             let status = buffer.flush()
             guard status == SQLITE_OK else { return status }
-            return BufferedLogVFS.baseMethods(of: file)?.xSync?(buffer.file, flags) ?? IOError.fsync
+            return BufferedLogVFS.baseMethods(of: file)?.xSync?(buffer.file, flags) ?? SQLiteIOErrorCode.fsync
         }
         methods.pointee.xFileSize = { file, size in
-            guard let buffer = BufferedLogVFS.buffer(of: file) else { return IOError.fstat }
+            guard let buffer = BufferedLogVFS.buffer(of: file) else { return SQLiteIOErrorCode.fstat }
             let status = buffer.flush()
             guard status == SQLITE_OK else { return status }
-            return BufferedLogVFS.baseMethods(of: file)?.xFileSize?(buffer.file, size) ?? IOError.fstat
+            return BufferedLogVFS.baseMethods(of: file)?.xFileSize?(buffer.file, size) ?? SQLiteIOErrorCode.fstat
         }
         methods.pointee.xLock = { file, lock in
             BufferedLogVFS.baseMethods(of: file)?.xLock?(BufferedLogVFS.baseFile(of: file), lock) ?? SQLITE_OK
@@ -222,15 +223,4 @@ enum BufferedLogVFS {
         }
         return methods
     }()
-}
-
-/// SQLite's extended I/O error codes (`SQLITE_IOERR_READ` and the others are macros Swift does not import).
-enum IOError {
-    static let read = SQLITE_IOERR | (1 << 8)
-    static let write = SQLITE_IOERR | (3 << 8)
-    static let fsync = SQLITE_IOERR | (4 << 8)
-    static let truncate = SQLITE_IOERR | (6 << 8)
-    static let fstat = SQLITE_IOERR | (7 << 8)
-    static let delete = SQLITE_IOERR | (10 << 8)
-    static let access = SQLITE_IOERR | (13 << 8)
 }

@@ -104,7 +104,9 @@ final class LogWriteBuffer {
             let status = flush()
             guard status == SQLITE_OK else { return status }
         }
-        guard let methods = file.pointee.pMethods, let read = methods.pointee.xRead else { return IOError.read }
+        guard let methods = file.pointee.pMethods, let read = methods.pointee.xRead else {
+            return SQLiteIOErrorCode.read
+        }
         return read(file, bytes, amount, offset)
     }
 
@@ -134,7 +136,7 @@ final class LogWriteBuffer {
     private func realWrite(_ bytes: UnsafeRawPointer, amount: Int32, offset: Int64) -> Int32 {
         written = max(written, offset + Int64(amount))
         guard let methods = file.pointee.pMethods, let write = methods.pointee.xWrite else {
-            return IOError.write
+            return SQLiteIOErrorCode.write
         }
         return write(file, bytes, amount, offset)
     }

@@ -74,7 +74,8 @@ public final class Connection {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         flags |= mode == .readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var opened: OpaquePointer?
-        let status = sqlite3_open_v2(path, &opened, flags, nil)
+        // Its write-ahead log written in large pieces (see BufferedLogVFS).
+        let status = sqlite3_open_v2(path, &opened, flags, BufferedLogVFS.registeredName)
         guard status == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(opened)

@@ -235,8 +235,8 @@ final class RecordPacker {
             let (bytes, kind) = record.bytesAndKind(ofField: index)
             let outcome = plainConverters[plain]._withUnsafeGuaranteedRef { plain -> PlainOutcome in
                 guard kind != .null && (plain.storesText || !bytes.isBlank) else { return .blank }
-                guard let failure = plain.converter.append(bytes: bytes, kind: kind, to: &rows) else { return .appended }
-                return .failed(failure)
+                let failure = plain.converter.append(bytes: bytes, kind: kind, to: &rows)
+                return failure.map(PlainOutcome.failed) ?? .appended
             }
             switch outcome {
             case .appended:

@@ -79,9 +79,8 @@ public final class PersistentStore: Sendable {
             // File work with syncs: off the cooperative pool.
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 DispatchQueue.global().async {
-                    continuation.resume(with: Result {
-                        try createIfMissing(at: path, schema: schema, pageSize: description.pageSize)
-                    })
+                    let size = description.pageSize
+                    continuation.resume(with: Result { try createIfMissing(at: path, schema: schema, pageSize: size) })
                 }
             }
         }

@@ -61,13 +61,10 @@ public final class Connection {
     ///   - mode: read-write (the file is created when missing) or read-only.
     ///   - busyTimeout: how long a statement waits for another connection's lock before failing with
     ///     `SQLITE_BUSY`.
-    ///   - pageSize: the page size, in bytes (a power of two from 512 to 65536), of a database this open creates;
-    ///     `nil` keeps SQLite's default (4096). SQLite fixes a database's page size when it writes its first page,
-    ///     so an existing database keeps its own.
     ///   - logger: where the open is logged (debug) and, with `FERRY_SQL_DEBUG=1`, each statement (info).
     /// - Throws: ``SQLiteError`` when the file cannot be opened or is not a database.
     public init(
-        path: String, mode: Mode = .readWrite, busyTimeout: Duration = .seconds(5), pageSize: Int? = nil,
+        path: String, mode: Mode = .readWrite, busyTimeout: Duration = .seconds(5),
         logger: Logger = Logger(label: "ferry.sqlite")
     ) throws {
         self.path = path
@@ -89,8 +86,6 @@ public final class Connection {
             busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
         if mode == .readWrite && path != ":memory:" {
-            // Before the journal mode: switching an empty database to WAL writes its first page, fixing the size.
-            if let pageSize { try execute("PRAGMA page_size = \(pageSize)") }
             try execute("PRAGMA journal_mode = WAL")
         }
         if ProcessInfoEnvironment.value(of: "FERRY_SQL_DEBUG") == "1" { installTrace() }

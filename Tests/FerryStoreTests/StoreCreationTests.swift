@@ -49,31 +49,6 @@ struct StoreCreationTests {
         #expect(count == .count(1))
     }
 
-    @Test func aNewStoreHasTheDescriptionsPageSizeAndAnExistingStoreKeepsItsOwn() async throws {
-        let folder = try TestSupport.makeTemporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let created = folder.appendingPathComponent("new.sqlite").path
-        var description = PersistentStoreDescription(path: created)
-        description.pageSize = 16_384
-        let store = try await PersistentStore.open(description, model: model)
-        try store.writer.sync { try $0.execute("INSERT INTO Category (_ent, name) VALUES (1, 'Tea')") }
-        let existing = folder.appendingPathComponent("existing.sqlite").path
-        try await makeStore(at: existing)
-        var reopening = PersistentStoreDescription(path: existing)
-        reopening.pageSize = 65_536
-
-        let reopened = try await PersistentStore.open(reopening, model: model)
-
-        let sizes = try [store, reopened].map { store in
-            try store.writer.sync { try $0.prepare("PRAGMA page_size").fetchOne()?[0].integer }
-        }
-        #expect(sizes == [16_384, 4_096])
-        let count = try await reopened.fetch(FetchRequest(entityName: "Category", resultType: .count))
-        #expect(count == .count(1))
-        let journal = try store.writer.sync { try $0.prepare("PRAGMA journal_mode").fetchOne()?[0].text }
-        #expect(journal == "wal")
-    }
-
     @Test func aNewStoreIsBuiltBesideItsPathAndLeavesNoTemporaryFiles() async throws {
         let folder = try TestSupport.makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

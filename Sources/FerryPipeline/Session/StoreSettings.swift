@@ -8,15 +8,8 @@ public struct StoreSettings: Sendable {
     /// holds the pages they work on; a larger one pays only when a whole uniqueness index fits in it.
     public static let defaultCacheMiB = 8
 
-    /// The page size of the stores bulk runs create, in bytes: 16 KiB rather than SQLite's 4 KiB, as a first load
-    /// writes every page of its table once and builds its index from scratch, and larger pages mean fewer of them to
-    /// split, log and copy back. A store created otherwise keeps its own page size.
-    public static let defaultPageSize = 16 * 1024
-
     /// The store's page cache, in MiB: an explicit size bounds the process's memory.
     public var cacheMiB = defaultCacheMiB
-    /// The page size, in bytes, of a store a run creates (see ``defaultPageSize``); `nil` keeps SQLite's default.
-    public var pageSize: Int? = defaultPageSize
     /// How hard commits are pushed to disk.
     public var synchronous: PersistentStoreDescription.Synchronous = .normal
     /// Turn persistent history on (opt-in, as in Core Data); a store that records it always keeps recording.
@@ -52,11 +45,9 @@ public struct StoreSettings: Sendable {
     ) async throws -> PersistentContainer {
         var description = PersistentStoreDescription(path: storePath)
         description.cacheSizeKiB = max(cacheMiB, 1) * 1024
-        description.pageSize = pageSize
         // Checkpoints (the only syncs under synchronous=NORMAL) every 64 MiB of log rather than every 4 MiB, beside
-        // the writer rather than inside its commits. The threshold counts pages, of the store's size.
-        description.walAutoCheckpointPages =
-            Self.checkpointBytes / Self.pageSize(ofStoreAt: storePath, creatingWith: pageSize)
+        // the writer rather than inside its commits.
+        description.walAutoCheckpointPages = 16_384
         description.checkpointsInBackground = true
         description.synchronous = synchronous
         description.recordsHistory = recordsHistory || PersistentStore.hasRecordedHistory(at: storePath)
@@ -85,22 +76,6 @@ public struct StoreSettings: Sendable {
         }
         try await container.loadPersistentStores()
         return container
-    }
-
-    /// The log size, in bytes, past which a bulk run's commits ask for a checkpoint.
-    static let checkpointBytes = 64 * 1024 * 1024
-
-    /// The page size of the store at `path`, from its file's header when it exists (bytes 16 and 17, big-endian, 1
-    /// for 65536), otherwise `newSize` (SQLite's default, 4096, when `nil`): the size a store about to be created
-    /// gets.
-    static func pageSize(ofStoreAt path: String, creatingWith newSize: Int?) -> Int {
-        guard let file = FileHandle(forReadingAtPath: path) else { return newSize ?? 4096 }
-        defer { try? file.close() }
-        guard let header = try? file.read(upToCount: 18), header.count == 18,
-            header.starts(with: Array("SQLite format 3".utf8) + [0])
-        else { return 4096 }
-        let value = Int(header[header.startIndex + 16]) << 8 | Int(header[header.startIndex + 17])
-        return value == 1 ? 65_536 : max(value, 512)
     }
 
     /// An ad hoc import into an existing store of an entity the store's model lacks: the entity, inferred from the

@@ -17,15 +17,13 @@ extension PersistentStore {
     /// Creates the store file at `path` for `schema` when there is none (and in any case removes what creations
     /// killed earlier left beside it).
     ///
-    /// A new file gets pages of `pageSize` bytes (SQLite's default when `nil`).
-    ///
     /// The store is built in `.NAME.ferry-new-PID-RANDOM` beside `path`: its schema and metadata committed, its log
     /// copied into it and synced, then linked to `path` (which fails, leaving the other store alone, when another
     /// process created one meanwhile) and the folder synced.
     ///
     /// - Throws: ``StoreError`` `.openFailed` when the file cannot be built or put in place, or as
     ///   `StoreMetadata.prepare(_:schema:)`.
-    static func createIfMissing(at path: String, schema: StoreSchema, pageSize: Int? = nil) throws {
+    static func createIfMissing(at path: String, schema: StoreSchema) throws {
         let target = StorePath.resolved(path)
         // Also when the store exists: a creation killed between its link and its cleanup leaves a second name.
         removeAbandonedCreations(of: target)
@@ -35,7 +33,7 @@ extension PersistentStore {
             folder + "/" + creationPrefix(forStoreAt: target) + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { removeDatabaseFiles(at: temporary) }
         do {
-            let connection = try Connection(path: temporary, pageSize: pageSize)
+            let connection = try Connection(path: temporary)
             _ = try StoreMetadata.prepare(connection, schema: schema)
             // The whole log into the file, synced (the connection's synchronous is FULL): the file alone is the store.
             try connection.checkpoint(.truncate)

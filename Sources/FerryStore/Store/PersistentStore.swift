@@ -79,8 +79,7 @@ public final class PersistentStore: Sendable {
             // File work with syncs: off the cooperative pool.
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 DispatchQueue.global().async {
-                    let size = description.pageSize
-                    continuation.resume(with: Result { try createIfMissing(at: path, schema: schema, pageSize: size) })
+                    continuation.resume(with: Result { try createIfMissing(at: path, schema: schema) })
                 }
             }
         }

@@ -27,10 +27,6 @@ public struct PersistentStoreDescription: Sendable, Hashable {
     /// wal_autocheckpoint`); `nil` keeps SQLite's 1,000. Bulk loads run faster with a larger value: a page
     /// written by many chunks is copied back once, and checkpoints (the only syncs under `.normal`) are rarer.
     public var walAutoCheckpointPages: Int?
-    /// The page size, in bytes, of a store file this description creates (a power of two from 512 to 65536); `nil`
-    /// keeps SQLite's default, 4096. An existing store keeps the page size it was created with. Larger pages suit
-    /// bulk loads: fewer pages to split, link and log per row, and shallower B-trees.
-    public var pageSize: Int?
     /// Whether checkpoints run on a connection and thread of their own (FerrySQLite's `WALCheckpointer`), from
     /// ``walAutoCheckpointPages`` pages of log (1,000 when `nil`), rather than inside the commit that reaches them;
     /// off by default. The store's writer then never waits for a checkpoint or, under ``Synchronous/normal``, for its

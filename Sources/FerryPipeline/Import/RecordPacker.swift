@@ -23,11 +23,12 @@ final class RecordPacker {
     /// The source field names' UTF-8, one after the other, in memory the packer owns: finding a field by name then
     /// borrows no array (a closure over the record would copy it, and retain its buffer, for every field).
     private let sourceNameBytes: UnsafeMutablePointer<UInt8>
-    /// The converters of the columns that read a field and have no value rules, in memory the packer owns, so that
-    /// the hot path uses each in place: taking it out of its column's `source` copied it, and retained what it holds,
-    /// for every field. ``plainConverterIndexes`` says which column uses which (-1: none).
-    private let plainConverters: UnsafeMutablePointer<FieldConverter>
-    private let plainConverterCount: Int
+    /// The converters of the columns that read a field and have no value rules, each in an object of its own, used
+    /// unretained (``plainConverterObjects`` holds them): a class's `let` is used in place, where taking a converter
+    /// out of its column's `source`, or out of memory the packer owned, copied it, and retained and released what it
+    /// holds, for every field. ``plainConverterIndexes`` says which column uses which (-1: none).
+    private let plainConverters: [Unmanaged<PlainConverter>]
+    private let plainConverterObjects: [PlainConverter]
     private let plainConverterIndexes: [Int]
     /// What the step's schema contract says of the input's new columns, record by record; `nil` when it says nothing.
     private let newColumnCheck: NewColumnCheck?
@@ -70,15 +71,14 @@ final class RecordPacker {
         }
         sourceNameBytes = .allocate(capacity: max(nameBytes.count, 1))
         sourceNameBytes.initialize(from: nameBytes, count: nameBytes.count)
-        var plain: [FieldConverter] = []
+        var plain: [PlainConverter] = []
         plainConverterIndexes = plan.columns.map { column in
             guard case .field(_, let converter, _) = column.source, column.rules == nil else { return -1 }
-            plain.append(converter)
+            plain.append(PlainConverter(converter: converter, storesText: column.type == .string))
             return plain.count - 1
         }
-        plainConverterCount = plain.count
-        plainConverters = .allocate(capacity: max(plain.count, 1))
-        plainConverters.initialize(from: plain, count: plain.count)
+        plainConverterObjects = plain
+        plainConverters = plain.map { Unmanaged.passUnretained($0) }
         let resolvesLater = plan.columns.contains {
             if case .relationshipKey = $0.source { return true } else { return false }
         }
@@ -124,8 +124,6 @@ final class RecordPacker {
 
     deinit {
         sourceNameBytes.deallocate()
-        plainConverters.deinitialize(count: plainConverterCount)
-        plainConverters.deallocate()
     }
 
     /// Whether the row packed from `record` can still be refused once packed, so that the record as read must be
@@ -235,14 +233,21 @@ final class RecordPacker {
         if plain >= 0 {
             // The common case, read in place: no Field, no copy of the converter (and no reference counting) per value.
             let (bytes, kind) = record.bytesAndKind(ofField: index)
-            if kind != .null && (column.type == .string || !bytes.isBlank) {
-                guard let failure = plainConverters[plain].append(bytes: bytes, kind: kind, to: &rows) else {
-                    return nil
-                }
+            let outcome = plainConverters[plain]._withUnsafeGuaranteedRef { plain -> PlainOutcome in
+                guard kind != .null && (plain.storesText || !bytes.isBlank) else { return .blank }
+                let failure = plain.converter.append(bytes: bytes, kind: kind, to: &rows)
+                return failure.map(PlainOutcome.failed) ?? .appended
+            }
+            switch outcome {
+            case .appended:
+                return nil
+            case .failed(let failure):
                 guard case .field(let name, _, _) = column.source else { return failure.message }
                 return "column '\(name)': \(failure.message)"
+            case .blank:
+                // Null or blank: the general path below gives the default or the null.
+                break
             }
-            // Null or blank: the general path below gives the default or the null.
         }
         let field = record[index]
         switch column.source {
@@ -285,6 +290,27 @@ final class RecordPacker {
                 return "column '\(name)': \(refusal.message)"
             }
         }
+    }
+
+    /// A plain column's converter, and whether the column stores text (blank text is then a value, not a null).
+    final class PlainConverter {
+        let converter: FieldConverter
+        let storesText: Bool
+
+        init(converter: FieldConverter, storesText: Bool) {
+            self.converter = converter
+            self.storesText = storesText
+        }
+    }
+
+    /// What a plain column did with a field.
+    private enum PlainOutcome {
+        /// The value's cell was appended.
+        case appended
+        /// The field does not convert.
+        case failed(ConversionFailure)
+        /// Null or blank: the column's default or null applies.
+        case blank
     }
 
     private func appendNull(_ column: ImportPlan.Column, from name: String, to rows: inout PackedRows) -> String? {

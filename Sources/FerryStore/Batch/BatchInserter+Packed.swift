@@ -58,6 +58,9 @@ extension BatchInserter {
         try rows.bytes.withUnsafeBytes { bytes in
             try bindPacked(
                 rows, bytes: bytes, row: row, present: present, in: shape, storage: storage, borrowsText: true)
+            // Only a shape with a key probe binds keys: for the others no closure is made, since an optional closure
+            // escapes, and forming one allocated a context (retaining the rows) for every row.
+            guard shape.keyProbe != nil else { return try write(shape) }
             // The loop mutates the inserter; closures that capture it would copy the whole inserter per row.
             try write(shape) { probe, offsets in
                 try Self.bindKey(of: rows, row: row, present: present, at: offsets, to: probe)

@@ -82,16 +82,8 @@ public final class SerializedConnection: @unchecked Sendable {
     /// Closing the last connection to a database in WAL mode copies the rest of the log into the database and
     /// removes the `-wal` and `-shm` files.
     public func close() async {
-        if isOnQueue {
-            connection = nil
-            return
-        }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async {
-                self.connection = nil
-                continuation.resume()
-            }
-        }
+        // Closed already: the error says so, and there is nothing left to close.
+        _ = try? await runAndClose { _ in }
     }
 
     private func run<Value: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Value, closing: Bool)

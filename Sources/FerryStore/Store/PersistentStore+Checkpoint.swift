@@ -53,8 +53,8 @@ extension PersistentStore {
     /// ```
     public func close() async {
         let checkpointer = self.checkpointer
-        // The checkpointer's connection must be gone first, or the writer's close is not the last one.
-        _ = try? await writer.run { _ in checkpointer?.waitUntilIdle() }
-        await writer.close()
+        // The checkpointer's connection must be gone first, or the writer's close is not the last one; on the
+        // writer's queue, so no commit can ask for another checkpoint in between. Closed already: nothing to do.
+        _ = try? await writer.runAndClose { _ in checkpointer?.waitUntilIdle() }
     }
 }

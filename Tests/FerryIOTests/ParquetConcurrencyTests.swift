@@ -4,9 +4,10 @@ import Testing
 @testable import FerryIO
 import FerryTestSupport
 
-/// Pages compressed on a thread of their own (the default) against pages compressed in turn on the writing thread:
-/// the same file, byte for byte, whatever the codec, the page and row-group boundaries and the dictionary fall-back.
-@Suite("Parquet page compression on a thread of its own")
+/// Pages compressed on worker threads, several at once (the default), against pages compressed in turn on the writing
+/// thread: the same file, byte for byte, whatever the codec, the page and row-group boundaries, the dictionary
+/// fall-back and the order in which pages finish compressing.
+@Suite("Parquet page compression on worker threads")
 struct ParquetConcurrencyTests {
     static let columns = [
         ParquetColumn(name: "sku", type: .string, isOptional: false),
@@ -46,7 +47,7 @@ struct ParquetConcurrencyTests {
     }
 
     @Test(
-        "Pages compressed on a thread of their own make the same file as pages compressed in turn",
+        "Pages compressed on worker threads make the same file as pages compressed in turn",
         arguments: ParquetCompression.allCases)
     func sameBytes(compression: ParquetCompression) throws {
         try TestSupport.withTemporaryFolder { folder in
@@ -75,7 +76,7 @@ struct ParquetConcurrencyTests {
         }
     }
 
-    @Test("A file written with the compression thread reads back value by value in both readers")
+    @Test("A file written with worker threads reads back value by value in both readers")
     func readsBack() throws {
         try TestSupport.withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("values.parquet").path
@@ -89,6 +90,66 @@ struct ParquetConcurrencyTests {
                 return ["SKU-\(row * 7919 % 1_000_003)", category, "\(row % 300)"]
             }
             _ = try expectBothReaders(path, columns: ["sku", "category", "quantity"], expected: expected)
+        }
+    }
+
+    /// Rows whose first column makes one large page per value (slow to compress) and whose second makes small pages
+    /// (quick): later pages finish compressing before earlier ones and must still reach their chunks in order.
+    @Test("Pages that finish compressing out of order reach the file in the order they were written")
+    func outOfOrderCompletion() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let columns = [
+                ParquetColumn(name: "text", type: .string, isOptional: false),
+                ParquetColumn(name: "flag", type: .boolean, isOptional: false),
+            ]
+            var generator = SystemRandomNumberGenerator()
+            let rows: [[ParquetTestValue]] = (0..<300).map { row in
+                // Long text that compresses slowly (little repetition), then a boolean.
+                let bytes = (0..<(row % 3 == 0 ? 60_000 : 300)).map { _ in UInt8.random(in: 0x21...0x7E, using: &generator) }
+                return [.text(String(decoding: bytes, as: UTF8.self)), .boolean(row % 2 == 0)]
+            }
+            var options = Self.options(.zstd, concurrently: false)
+            options.usesDictionary = false
+            let inTurn = folder.appendingPathComponent("in-turn.parquet").path
+            let concurrent = folder.appendingPathComponent("concurrent.parquet").path
+            try ParquetWriter(path: inTurn, columns: columns, options: options).writeAll(rows)
+            options.compressesConcurrently = true
+            try ParquetWriter(path: concurrent, columns: columns, options: options).writeAll(rows)
+            let inTurnBytes = try Data(contentsOf: URL(fileURLWithPath: inTurn))
+            #expect(inTurnBytes.count > 100 * 40_000)
+            #expect(inTurnBytes == (try Data(contentsOf: URL(fileURLWithPath: concurrent))))
+        }
+    }
+
+    /// A chunk whose spill file cannot be created fails the page added to it; the pages after it are dropped, the
+    /// failure reaches the owner, and every buffer comes back (taking one never waits forever).
+    @Test("A page that cannot reach its chunk fails the queue without losing a buffer", arguments: [false, true])
+    func failureReachesTheOwner(concurrently: Bool) throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let queue = ParquetPageQueue(compression: .zstd, level: 1, concurrent: concurrently, pageBytes: 4096)
+            let good = ParquetChunkBuffer(outputPath: folder.appendingPathComponent("good.parquet").path)
+            let unwritable = ParquetChunkBuffer(
+                outputPath: folder.appendingPathComponent("missing/bad.parquet").path, memoryLimit: 0)
+            var goodPages = 0
+            var failures = 0
+            for page in 0..<(ParquetPageQueue.buffersInFlight * 4) {
+                let buffer = queue.takeBuffer()
+                buffer.bytes.append(contentsOf: repeatElement(UInt8(page), count: 3000))
+                do {
+                    try queue.submit(buffer, to: page == 5 ? unwritable : good, valueCount: 3000, encoding: 0)
+                    if page < 5 { goodPages += 1 }
+                } catch let error as FerryIOError {
+                    failures += 1
+                    #expect(error.code == .io, "\(error)")
+                }
+            }
+            #expect(throws: FerryIOError.self) { try queue.waitForPages() }
+            #expect(goodPages == 5)
+            // Submitting on the caller's thread throws for the failing page itself; on workers, for a later one.
+            #expect(failures >= 1)
+            // Only the five pages before the failing one reached their chunk: each is a header and a few bytes.
+            #expect(good.count > 0 && good.count < 5 * 100, "\(good.count)")
+            #expect(unwritable.count == 0)
         }
     }
 }

@@ -35,9 +35,9 @@ final class ParquetChunkBuffer {
     ///
     /// - Throws: ``FerryIOError`` `.io` when the temporary file cannot be created or written (a full disk).
     func append(_ bytes: UnsafeRawBufferPointer) throws {
-        count += bytes.count
         if descriptor < 0 && memory.count + bytes.count <= memoryLimit {
             memory.append(contentsOf: bytes)
+            count += bytes.count
             return
         }
         if descriptor < 0 { try openSpill() }
@@ -46,6 +46,7 @@ final class ParquetChunkBuffer {
             memory.removeAll(keepingCapacity: true)
         }
         try writeAll(bytes)
+        count += bytes.count
     }
 
     /// Writes everything buffered to `output` and empties the buffer for the next row group.

@@ -20,28 +20,28 @@ public enum ParquetCompression: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// Compresses pages with one codec into a buffer reused from page to page (and, for Zstandard, one reused
-/// compression context), so compressing allocates only when a page is larger than any before.
+/// Compresses pages with one codec (and, for Zstandard, one reused compression context) into buffers reused from
+/// page to page, so compressing allocates only when a page is larger than any before. One compressor serves one
+/// thread at a time.
 ///
 /// At Zstandard's level 1 matches start at 5 bytes (``zstdLevel1MinMatch``) instead of the library's 7 for inputs
 /// of a page's size: on tabular pages (short strings, numbers, length prefixes) the shorter matches make pages
 /// smaller for no more compression time. Every page is still one self-contained frame any reader decodes.
-final class ParquetCompressor {
+final class ParquetCompressor: @unchecked Sendable {
+    // @unchecked: used by one thread at a time; a page queue hands its compressors from thread to thread through a
+    // mutex-guarded pool.
     /// The shortest match searched for at Zstandard level 1.
     static let zstdLevel1MinMatch: Int32 = 5
 
     let compression: ParquetCompression
-    private let level: Int32
     private var zstd: OpaquePointer?
-    /// The last page's compressed bytes (the first `count` of them).
-    private var output: UnsafeMutableRawBufferPointer
+    /// The buffer ``compress(_:_:)`` compresses into.
+    private var output = ParquetCompressedBytes()
 
     /// A compressor for `compression`; `level` is Zstandard's level (ignored by the others).
     init(_ compression: ParquetCompression, level: Int32) {
         self.compression = compression
-        self.level = level
         zstd = compression == .zstd ? ZSTD_createCCtx() : nil
-        output = .allocate(byteCount: 64 * 1024, alignment: 8)
         if let zstd {
             // Kept for every ZSTD_compress2 call (the writer checks levels to be 1...22 first).
             _ = ZSTD_CCtx_setParameter(zstd, ZSTD_c_compressionLevel, level)
@@ -51,7 +51,6 @@ final class ParquetCompressor {
 
     deinit {
         if let zstd { ZSTD_freeCCtx(zstd) }
-        output.deallocate()
     }
 
     /// Compresses `input` and hands the result to `body` (valid only during the call).
@@ -60,40 +59,68 @@ final class ParquetCompressor {
     func compress<Result>(
         _ input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) throws -> Result {
-        guard let start = input.baseAddress else {
-            // The libraries want an address even for nothing.
-            let zero: UInt8 = 0
-            return try withUnsafeBytes(of: zero) {
-                try compress(UnsafeRawBufferPointer(start: $0.baseAddress, count: 0), body)
-            }
-        }
+        if compression == .uncompressed { return try body(input) }
+        try compress(input, into: output)
+        return try body(output.bytes)
+    }
+
+    /// Compresses `input` into `output`, replacing what it held (for ``ParquetCompression/uncompressed``, a copy).
+    ///
+    /// - Throws: ``FerryIOError`` `.io` when the library reports an error.
+    func compress(_ input: UnsafeRawBufferPointer, into output: ParquetCompressedBytes) throws {
+        // The libraries want an address even for nothing.
+        let start = input.baseAddress ?? UnsafeRawPointer(output.storage.baseAddress!)
         switch compression {
         case .uncompressed:
-            return try body(input)
+            output.reserve(input.count)
+            output.storage.baseAddress!.copyMemory(from: start, byteCount: input.count)
+            output.count = input.count
         case .snappy:
-            ensureCapacity(snappy_max_compressed_length(input.count))
-            var length = output.count
+            output.reserve(snappy_max_compressed_length(input.count))
+            var length = output.storage.count
             let status = snappy_compress(
                 start.assumingMemoryBound(to: CChar.self), input.count,
-                output.baseAddress?.assumingMemoryBound(to: CChar.self), &length)
+                output.storage.baseAddress!.assumingMemoryBound(to: CChar.self), &length)
             guard status == SNAPPY_OK else {
                 throw FerryIOError(.io, "snappy could not compress a page (status \(status.rawValue))")
             }
-            return try body(UnsafeRawBufferPointer(rebasing: output[0..<length]))
+            output.count = length
         case .zstd:
-            ensureCapacity(ZSTD_compressBound(input.count))
-            let length = ZSTD_compress2(zstd, output.baseAddress, output.count, start, input.count)
+            output.reserve(ZSTD_compressBound(input.count))
+            let length = ZSTD_compress2(zstd, output.storage.baseAddress, output.storage.count, start, input.count)
             if ZSTD_isError(length) != 0 {
                 throw FerryIOError(
                     .io, "zstd could not compress a page: \(String(cString: ZSTD_getErrorName(length)))")
             }
-            return try body(UnsafeRawBufferPointer(rebasing: output[0..<length]))
+            output.count = length
         }
     }
+}
 
-    private func ensureCapacity(_ count: Int) {
-        guard output.count < count else { return }
-        output.deallocate()
-        output = .allocate(byteCount: count, alignment: 8)
+/// A page's compressed bytes: a buffer that grows to the largest page compressed into it and is reused.
+final class ParquetCompressedBytes {
+    /// The memory, of which the first ``count`` bytes hold the last page compressed into it.
+    fileprivate(set) var storage: UnsafeMutableRawBufferPointer
+    /// Bytes of the last page compressed into it.
+    fileprivate(set) var count = 0
+
+    /// The compressed bytes (valid until the next page is compressed into the buffer).
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: storage[0..<count]) }
+
+    /// An empty buffer with room for `capacity` bytes.
+    init(capacity: Int = 64 * 1024) {
+        storage = .allocate(byteCount: max(capacity, 1), alignment: 8)
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+
+    /// Makes room for at least `capacity` bytes, dropping what the buffer held.
+    fileprivate func reserve(_ capacity: Int) {
+        guard storage.count < capacity else { return }
+        storage.deallocate()
+        storage = .allocate(byteCount: capacity, alignment: 8)
+        count = 0
     }
 }

@@ -1,40 +1,65 @@
 import Dispatch
 import Synchronization
 
-/// Compresses a writer's finished data pages and adds each, behind its page header, to its column chunk: on a thread
-/// of its own, so that compressing one page overlaps encoding the next, or at once on the caller's thread. Pages reach
-/// their chunks in the order they were handed over, so a file's bytes are the same either way.
+/// Compresses a writer's finished data pages and adds each, behind its page header, to its column chunk: on worker
+/// threads, several pages at once, so that compressing overlaps encoding the next pages and takes whichever core is
+/// free; or at once on the caller's thread. Pages reach their chunks in the order they were handed over, whichever
+/// finishes compressing first, so a file's bytes are the same either way.
 ///
 /// A page is assembled in a ``ParquetPageBuffer`` from ``takeBuffer()`` and handed over with
-/// ``submit(_:to:valueCount:encoding:)``;
-/// the buffer comes back to a small pool once its page is compressed. ``takeBuffer()`` waits while every buffer is
-/// in flight, which bounds memory to a few pages whatever the file's size. ``waitForPages()`` comes before anything
-/// reads a chunk (the end of a row group). A failure (compression, or a chunk's spill file) is thrown by the next
+/// ``submit(_:to:valueCount:encoding:)``; the buffer comes back to a small pool once its page is in its chunk.
+/// ``takeBuffer()`` waits while every buffer is in flight, which bounds memory (and the pages compressed at once) to a
+/// few pages whatever the file's size. ``waitForPages()`` comes before anything reads a chunk (the end of a row
+/// group). A failure (compression, or a chunk's spill file) is thrown by the next
 /// ``submit(_:to:valueCount:encoding:)`` or ``waitForPages()``.
 final class ParquetPageQueue: @unchecked Sendable {
-    // @unchecked: `compressor`, `thrift` and the chunks handed over are touched by the queue's thread between a
-    // `submit` and the `waitForPages()` after it (the serial queue orders them), and by the owner's thread only after
-    // that wait; the pool and the failure are behind mutexes.
-    private let compressor: ParquetCompressor
-    private var thrift = ThriftCompactWriter()
+    // @unchecked: a page buffer is touched by one thread at a time: the owner's until it is handed over, then one
+    // worker's while it is compressed, then whichever thread adds it to its chunk, under `completion`'s lock. Chunks
+    // are appended to only under that lock between a `submit` and the `waitForPages()` after it, and read by the
+    // owner only after that wait. The pools, the completion state and the failure are behind mutexes.
+    private let compression: ParquetCompression
+    private let level: Int32
     /// `nil` when pages are compressed on the caller's thread.
     private let queue: DispatchQueue?
+    /// Every page job handed to `queue`.
+    private let group = DispatchGroup()
     /// Counts the buffers not in flight.
     private let available: DispatchSemaphore
     private let pool = Mutex<[ParquetPageBuffer]>([])
+    /// Compressors not in use: one per page being compressed at once, made when first needed.
+    private let compressors = Mutex<[ParquetCompressor]>([])
+    private let completion: Mutex<Completion>
     private let failure = Mutex<(any Error)?>(nil)
+    /// Pages handed over so far (the owner's thread only).
+    private var submitted = 0
     /// The capacity a new buffer starts with.
     private let bufferBytes: Int
 
-    /// Pages in flight at most when compressing on a thread of its own.
-    static let buffersInFlight = 3
+    /// Pages in flight at most when compressing on worker threads: one being assembled, the others compressed at
+    /// once or waiting for a page before them to reach its chunk. Eight (about 17 MiB at 1 MiB pages) absorb the
+    /// moments when encoding runs ahead of compressing or falls behind it, so that neither waits for the other while a
+    /// core is free; four left the cores idle more often.
+    static let buffersInFlight = 8
 
-    /// A queue compressing with `compressor`, on a thread of its own when `concurrent`; buffers start with room for
-    /// `pageBytes` bytes.
-    init(compressor: ParquetCompressor, concurrent: Bool, pageBytes: Int) {
-        self.compressor = compressor
-        queue = concurrent ? DispatchQueue(label: "ferry.parquet.compress") : nil
-        available = DispatchSemaphore(value: concurrent ? Self.buffersInFlight : 1)
+    /// Pages compressed, waiting to be added to their chunks in the order they were handed over.
+    private struct Completion {
+        /// The sequence number of the next page to add.
+        var next = 0
+        /// Compressed pages whose turn has not come, at their sequence number modulo the buffers in flight.
+        var waiting: [ParquetPageBuffer?]
+        /// Encodes the page headers.
+        var thrift = ThriftCompactWriter()
+    }
+
+    /// A queue compressing with `compression` (Zstandard at `level`), on worker threads when `concurrent`; buffers
+    /// start with room for `pageBytes` bytes.
+    init(compression: ParquetCompression, level: Int32, concurrent: Bool, pageBytes: Int) {
+        self.compression = compression
+        self.level = level
+        queue = concurrent ? DispatchQueue(label: "ferry.parquet.compress", attributes: .concurrent) : nil
+        let buffers = concurrent ? Self.buffersInFlight : 1
+        available = DispatchSemaphore(value: buffers)
+        completion = Mutex(Completion(waiting: Array(repeating: nil, count: buffers)))
         // A page's values end past `pageBytes` by at most one value; levels and the length prefix come on top.
         bufferBytes = pageBytes + 64 * 1024
     }
@@ -46,90 +71,128 @@ final class ParquetPageQueue: @unchecked Sendable {
         return ParquetPageBuffer(capacity: bufferBytes)
     }
 
-    /// Hands a page assembled in `body` (from ``takeBuffer()``) over: it is compressed, and its header and compressed
-    /// bytes are added to `chunk`.
+    /// Hands a page assembled in `page` (from ``takeBuffer()``) over: it is compressed, and its header and compressed
+    /// bytes are added to `chunk` after the pages handed over before it.
     ///
-    /// - Throws: ``FerryIOError`` for a page handed over before that failed (the concurrent queue), or for this one's
+    /// - Throws: ``FerryIOError`` for a page handed over before that failed (on worker threads), or for this one's
     ///   failure (on the caller's thread).
-    func submit(_ body: ParquetPageBuffer, to chunk: ParquetChunkBuffer, valueCount: Int, encoding: Int32) throws {
-        let page = Page(body: body, chunk: chunk, valueCount: valueCount, encoding: encoding)
-        guard let queue else {
-            defer { giveBack(page.body) }
-            return try compress(page)
-        }
+    func submit(_ page: ParquetPageBuffer, to chunk: ParquetChunkBuffer, valueCount: Int, encoding: Int32) throws {
         if let failed = failure.withLock({ $0 }) {
-            giveBack(page.body)
+            giveBack(page)
             throw failed
         }
-        queue.async { [self] in
-            if failure.withLock({ $0 }) == nil {
-                do {
-                    try compress(page)
-                } catch {
-                    failure.withLock { $0 = error }
-                }
-            }
-            giveBack(page.body)
+        page.chunk = chunk
+        page.valueCount = valueCount
+        page.encoding = encoding
+        page.sequence = submitted
+        submitted += 1
+        guard let queue else {
+            compressAndComplete(page)
+            if let failed = failure.withLock({ $0 }) { throw failed }
+            return
         }
+        queue.async(group: group) { [self] in compressAndComplete(page) }
     }
 
     /// Waits until every page handed over is in its chunk.
     ///
     /// - Throws: what compressing or adding a page threw.
     func waitForPages() throws {
-        queue?.sync {}
+        group.wait()
         if let failed = failure.withLock({ $0 }) { throw failed }
     }
 
-    /// Compresses `input` (a dictionary page) and hands the result to `body`, after every page handed over; call it
-    /// only after ``waitForPages()``, with nothing handed over since.
+    /// Compresses `input` (a dictionary page) and hands the result to `body`; call it only after ``waitForPages()``,
+    /// with nothing handed over since.
     ///
     /// - Throws: ``FerryIOError`` when compression fails, or what `body` throws.
     func compressNow<Result>(
         _ input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) throws -> Result {
-        try compressor.compress(input, body)
+        let compressor = takeCompressor()
+        defer { compressors.withLock { $0.append(compressor) } }
+        return try compressor.compress(input, body)
     }
 
-    private func compress(_ page: Page) throws {
-        var thrift = self.thrift
-        defer { self.thrift = thrift }
-        let chunk = page.chunk
-        try page.body.bytes.withUnsafeBytes { body in
-            try compressor.compress(body) { compressed in
-                thrift.reset()
-                thrift.writeDataPageHeader(
-                    uncompressedSize: body.count, compressedSize: compressed.count, valueCount: page.valueCount,
-                    encoding: page.encoding)
-                try thrift.bytes.withUnsafeBytes { try chunk.append($0) }
-                try chunk.append(compressed)
+    /// A worker's job: compresses `page` (unless a page failed before), then adds it and every page after it that is
+    /// ready to their chunks, in turn.
+    private func compressAndComplete(_ page: ParquetPageBuffer) {
+        if compression != .uncompressed && failure.withLock({ $0 }) == nil {
+            let compressor = takeCompressor()
+            do {
+                try page.bytes.withUnsafeBytes { try compressor.compress($0, into: page.compressed) }
+            } catch {
+                fail(error)
+            }
+            compressors.withLock { $0.append(compressor) }
+        }
+        completion.withLock { state in
+            let slots = state.waiting.count
+            state.waiting[page.sequence % slots] = page
+            while let ready = state.waiting[state.next % slots] {
+                state.waiting[state.next % slots] = nil
+                state.next += 1
+                if failure.withLock({ $0 }) == nil {
+                    do {
+                        try add(ready, thrift: &state.thrift)
+                    } catch {
+                        fail(error)
+                    }
+                }
+                giveBack(ready)
             }
         }
-        chunk.uncompressedCount += thrift.bytes.count + page.body.bytes.count
+    }
+
+    /// Adds a compressed page, behind its header, to its chunk.
+    private func add(_ page: ParquetPageBuffer, thrift: inout ThriftCompactWriter) throws {
+        guard let chunk = page.chunk else { preconditionFailure("a page added without its chunk") }
+        try page.bytes.withUnsafeBytes { body in
+            let compressed = compression == .uncompressed ? body : page.compressed.bytes
+            thrift.reset()
+            thrift.writeDataPageHeader(
+                uncompressedSize: body.count, compressedSize: compressed.count, valueCount: page.valueCount,
+                encoding: page.encoding)
+            try thrift.bytes.withUnsafeBytes { try chunk.append($0) }
+            try chunk.append(compressed)
+            chunk.uncompressedCount += thrift.bytes.count + body.count
+        }
+    }
+
+    private func takeCompressor() -> ParquetCompressor {
+        compressors.withLock { $0.popLast() } ?? ParquetCompressor(compression, level: level)
+    }
+
+    /// Keeps the first failure.
+    private func fail(_ error: any Error) {
+        failure.withLock { failure in
+            if failure == nil { failure = error }
+        }
     }
 
     private func giveBack(_ buffer: ParquetPageBuffer) {
         buffer.bytes.removeAll(keepingCapacity: true)
+        buffer.chunk = nil
         pool.withLock { $0.append(buffer) }
         available.signal()
     }
-
-    /// A page on its way to the compressing thread.
-    private struct Page: @unchecked Sendable {
-        // @unchecked: the chunk is appended to only by the queue's thread until the owner waits for the pages.
-        let body: ParquetPageBuffer
-        let chunk: ParquetChunkBuffer
-        let valueCount: Int
-        let encoding: Int32
-    }
 }
 
-/// The bytes of one page while it is assembled and compressed: a class, so that handing it from thread to thread never
-/// copies the bytes.
+/// One page while it is assembled, compressed and added to its chunk: a class, so that handing it from thread to
+/// thread never copies the bytes.
 final class ParquetPageBuffer: @unchecked Sendable {
-    // @unchecked: one thread at a time: the owner's until it hands the page over, then the compressing thread's
-    // until the buffer is back in the pool (behind its mutex).
+    // @unchecked: one thread at a time: the owner's until it hands the page over, then a worker's, then the thread
+    // adding it to its chunk (under the queue's lock), until the buffer is back in the pool (behind its mutex).
+    /// The page as encoded.
     var bytes: [UInt8] = []
+    /// The page compressed.
+    let compressed = ParquetCompressedBytes()
+    /// Where the page goes, and what its header says.
+    var chunk: ParquetChunkBuffer?
+    var valueCount = 0
+    var encoding: Int32 = 0
+    /// The page's place among those handed over to the queue.
+    var sequence = 0
 
     init(capacity: Int) {
         bytes.reserveCapacity(capacity)

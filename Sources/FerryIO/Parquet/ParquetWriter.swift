@@ -20,7 +20,7 @@
 ///
 /// The file uses data pages v1, PLAIN and RLE_DICTIONARY encodings with RLE/bit-packed definition levels (for
 /// optional columns only), column statistics (minimum, maximum, null count) in the footer, and the compression of
-/// ``Options/compression``, done on a thread of its own while the next pages are encoded (see
+/// ``Options/compression``, done on worker threads, several pages at once, while the next pages are encoded (see
 /// ``Options/compressesConcurrently``). Writing a value allocates nothing once the buffers have grown to a page's
 /// size.
 public final class ParquetWriter {
@@ -48,8 +48,8 @@ public final class ParquetWriter {
         public var dictionaryBytes = 512 * 1024
         /// Whether values are dictionary-encoded at all.
         public var usesDictionary = true
-        /// Whether pages are compressed on a thread of their own while the next ones are encoded (the default), or
-        /// on the writing thread. The file's bytes are the same either way.
+        /// Whether pages are compressed on worker threads, several at once, while the next ones are encoded (the
+        /// default), or on the writing thread. The file's bytes are the same either way.
         public var compressesConcurrently = true
 
         /// The Zstandard levels a writer accepts.
@@ -113,9 +113,9 @@ public final class ParquetWriter {
         self.options = options
         output = try OutputFile(path: path)
         output.observer = observer
-        let compressor = ParquetCompressor(options.compression, level: Int32(options.zstdLevel))
         pages = ParquetPageQueue(
-            compressor: compressor, concurrent: options.compressesConcurrently, pageBytes: options.pageBytes)
+            compression: options.compression, level: Int32(options.zstdLevel),
+            concurrent: options.compressesConcurrently, pageBytes: options.pageBytes)
         writers = .allocate(capacity: columns.count)
         for (index, column) in columns.enumerated() {
             (writers + index).initialize(

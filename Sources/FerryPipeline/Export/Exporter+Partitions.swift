@@ -79,7 +79,7 @@ extension Exporter {
             open = nil
         }
         // This thread steps the rows into batches; the pipe's thread encodes them (and each writer compresses its
-        // pages on a thread of its own).
+        // pages on worker threads).
         let count = try pipeRows(rows, spec: spec, progress: progress) { row in
             key.removeAll(keepingCapacity: true)
             try keys.write(row, into: &key)

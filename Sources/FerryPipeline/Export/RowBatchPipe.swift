@@ -3,8 +3,8 @@ import FerryStore
 import Synchronization
 
 /// Runs an export on two threads: the calling thread steps the snapshot's statement and copies each row into a
-/// ``RowBatch``, while a thread of its own formats the batches filled before. A few batches take turns, so reading
-/// never waits for formatting unless every batch is full, and memory stays a few batches whatever the row count.
+/// ``RowBatch``, while a thread of its own formats the batches filled before. Batches take turns, so reading
+/// never waits for formatting unless every batch is full, and memory stays the batches' whatever the row count.
 ///
 /// When formatting fails, reading stops at the next batch and the failure is thrown; when reading fails, the rows
 /// read before it are formatted and the reading failure is thrown. Either way no batch is in use once
@@ -26,7 +26,10 @@ final class RowBatchPipe: @unchecked Sendable {
     private var formatFailure: (any Error)?
 
     /// A pipe for rows of `columnCount` columns, with `batchCount` batches of `batchBytes` bytes each.
-    init(columnCount: Int, batchBytes: Int = 256 * 1024, batchCount: Int = 4) {
+    ///
+    /// Sixteen batches (4 MiB) absorb the moments when formatting falls behind (a row group written out, a page
+    /// compressed late), so that reading goes on meanwhile; four made the reading thread wait more often.
+    init(columnCount: Int, batchBytes: Int = 256 * 1024, batchCount: Int = 16) {
         batches = (0..<max(batchCount, 2)).map { _ in RowBatch(columnCount: columnCount, byteCount: batchBytes) }
         emptied = DispatchSemaphore(value: batches.count)
     }

@@ -32,7 +32,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibCSV", providers: [.apt(["libcsv-dev"])]),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "CGlibcExtras"),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CSnappy", providers: [.apt(["libsnappy-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -58,7 +58,7 @@ let package = Package(
         ),
         .target(
             name: "FerryIO",
-            dependencies: ["CLibCSV", "CZstd", "CSnappy"],
+            dependencies: ["CGlibcExtras", "CLibCSV", "CZstd", "CSnappy"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -89,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "ferry",
             dependencies: [
-                "CMalloc", "FerryIO", "FerrySQLite", "FerryStore", "FerryPipeline", "FerryCodegen",
+                "CGlibcExtras", "FerryIO", "FerrySQLite", "FerryStore", "FerryPipeline", "FerryCodegen",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

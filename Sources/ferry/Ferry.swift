@@ -1,5 +1,5 @@
 import ArgumentParser
-import CMalloc
+import CGlibcExtras
 
 /// The `ferry` command: moves data in bulk between files and a Core Data-style store on SQLite.
 @main

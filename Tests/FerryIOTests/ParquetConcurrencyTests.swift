@@ -105,7 +105,9 @@ struct ParquetConcurrencyTests {
             var generator = SystemRandomNumberGenerator()
             let rows: [[ParquetTestValue]] = (0..<300).map { row in
                 // Long text that compresses slowly (little repetition), then a boolean.
-                let bytes = (0..<(row % 3 == 0 ? 60_000 : 300)).map { _ in UInt8.random(in: 0x21...0x7E, using: &generator) }
+                let bytes = (0..<(row % 3 == 0 ? 60_000 : 300)).map { _ in
+                    UInt8.random(in: 0x21...0x7E, using: &generator)
+                }
                 return [.text(String(decoding: bytes, as: UTF8.self)), .boolean(row % 2 == 0)]
             }
             var options = Self.options(.zstd, concurrently: false)

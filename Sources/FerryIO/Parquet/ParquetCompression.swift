@@ -69,25 +69,25 @@ final class ParquetCompressor: @unchecked Sendable {
     /// - Throws: ``FerryIOError`` `.io` when the library reports an error.
     func compress(_ input: UnsafeRawBufferPointer, into output: ParquetCompressedBytes) throws {
         // The libraries want an address even for nothing.
-        let start = input.baseAddress ?? UnsafeRawPointer(output.storage.baseAddress!)
+        let start = input.baseAddress ?? UnsafeRawPointer(output.base)
         switch compression {
         case .uncompressed:
             output.reserve(input.count)
-            output.storage.baseAddress!.copyMemory(from: start, byteCount: input.count)
+            output.base.copyMemory(from: start, byteCount: input.count)
             output.count = input.count
         case .snappy:
             output.reserve(snappy_max_compressed_length(input.count))
-            var length = output.storage.count
+            var length = output.capacity
             let status = snappy_compress(
                 start.assumingMemoryBound(to: CChar.self), input.count,
-                output.storage.baseAddress!.assumingMemoryBound(to: CChar.self), &length)
+                output.base.assumingMemoryBound(to: CChar.self), &length)
             guard status == SNAPPY_OK else {
                 throw FerryIOError(.io, "snappy could not compress a page (status \(status.rawValue))")
             }
             output.count = length
         case .zstd:
             output.reserve(ZSTD_compressBound(input.count))
-            let length = ZSTD_compress2(zstd, output.storage.baseAddress, output.storage.count, start, input.count)
+            let length = ZSTD_compress2(zstd, output.base, output.capacity, start, input.count)
             if ZSTD_isError(length) != 0 {
                 throw FerryIOError(
                     .io, "zstd could not compress a page: \(String(cString: ZSTD_getErrorName(length)))")
@@ -100,27 +100,30 @@ final class ParquetCompressor: @unchecked Sendable {
 /// A page's compressed bytes: a buffer that grows to the largest page compressed into it and is reused.
 final class ParquetCompressedBytes {
     /// The memory, of which the first ``count`` bytes hold the last page compressed into it.
-    fileprivate(set) var storage: UnsafeMutableRawBufferPointer
+    fileprivate private(set) var base: UnsafeMutableRawPointer
+    fileprivate private(set) var capacity: Int
     /// Bytes of the last page compressed into it.
     fileprivate(set) var count = 0
 
     /// The compressed bytes (valid until the next page is compressed into the buffer).
-    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: storage[0..<count]) }
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
     /// An empty buffer with room for `capacity` bytes.
     init(capacity: Int = 64 * 1024) {
-        storage = .allocate(byteCount: max(capacity, 1), alignment: 8)
+        self.capacity = max(capacity, 1)
+        base = .allocate(byteCount: self.capacity, alignment: 8)
     }
 
     deinit {
-        storage.deallocate()
+        base.deallocate()
     }
 
     /// Makes room for at least `capacity` bytes, dropping what the buffer held.
     fileprivate func reserve(_ capacity: Int) {
-        guard storage.count < capacity else { return }
-        storage.deallocate()
-        storage = .allocate(byteCount: capacity, alignment: 8)
+        guard self.capacity < capacity else { return }
+        base.deallocate()
+        base = .allocate(byteCount: capacity, alignment: 8)
+        self.capacity = capacity
         count = 0
     }
 }

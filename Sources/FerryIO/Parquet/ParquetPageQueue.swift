@@ -76,7 +76,9 @@ final class ParquetPageQueue: @unchecked Sendable {
     ///
     /// - Throws: ``FerryIOError`` for a page handed over before that failed (on worker threads), or for this one's
     ///   failure (on the caller's thread).
-    func submit(_ page: ParquetPageBuffer, to chunk: ParquetChunkBuffer, valueCount: Int, encoding: Int32) throws {
+    func submit(
+        _ page: ParquetPageBuffer, to chunk: ParquetChunkBuffer, valueCount: Int, encoding: Int32
+    ) throws {
         if let failed = failure.withLock({ $0 }) {
             giveBack(page)
             throw failed

@@ -103,13 +103,14 @@ struct ParquetConcurrencyTests {
                 ParquetColumn(name: "flag", type: .boolean, isOptional: false),
             ]
             var generator = SystemRandomNumberGenerator()
-            let rows: [[ParquetTestValue]] = (0..<300).map { row in
-                // Long text that compresses slowly (little repetition), then a boolean.
+            // Long text that compresses slowly (little repetition), then a boolean.
+            let texts = (0..<300).map { row in
                 let bytes = (0..<(row % 3 == 0 ? 60_000 : 300)).map { _ in
                     UInt8.random(in: 0x21...0x7E, using: &generator)
                 }
-                return [.text(String(decoding: bytes, as: UTF8.self)), .boolean(row % 2 == 0)]
+                return String(decoding: bytes, as: UTF8.self)
             }
+            let rows: [[ParquetTestValue]] = texts.indices.map { [.text(texts[$0]), .boolean($0 % 2 == 0)] }
             var options = Self.options(.zstd, concurrently: false)
             options.usesDictionary = false
             let inTurn = folder.appendingPathComponent("in-turn.parquet").path
@@ -120,6 +121,8 @@ struct ParquetConcurrencyTests {
             let inTurnBytes = try Data(contentsOf: URL(fileURLWithPath: inTurn))
             #expect(inTurnBytes.count > 100 * 40_000)
             #expect(inTurnBytes == (try Data(contentsOf: URL(fileURLWithPath: concurrent))))
+            // The text chunk (about 5 MB) outgrew its memory and went through its spill file: both readers read it.
+            _ = try expectBothReaders(concurrent, columns: ["text"], expected: texts.map { [$0] })
         }
     }
 

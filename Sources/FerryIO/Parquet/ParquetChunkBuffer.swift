@@ -64,16 +64,16 @@ final class ParquetChunkBuffer {
             memory.removeAll(keepingCapacity: true)
         }
         guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw failure("rewinding the spill file failed") }
-        let piece = 256 * 1024
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: piece, alignment: 8)
-        defer { buffer.deallocate() }
+        // Read straight into the output's buffer, in pieces of its free space.
         var remaining = count
         while remaining > 0 {
-            let got = read(descriptor, buffer.baseAddress, min(piece, remaining))
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { throw failure("reading the spill file failed") }
-            try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
-            remaining -= got
+            try output.withUnsafeSpace(atLeast: min(64 * 1024, remaining)) { space in
+                let got = read(descriptor, space.baseAddress, min(space.count, remaining))
+                if got < 0 && errno == EINTR { return 0 }
+                guard got > 0 else { throw failure("reading the spill file failed") }
+                remaining -= got
+                return got
+            }
         }
         guard lseek(descriptor, 0, SEEK_SET) == 0, ftruncate(descriptor, 0) == 0 else {
             throw failure("emptying the spill file failed")

@@ -4,7 +4,8 @@ import Synchronization
 
 /// Runs an export on two threads: the calling thread steps the snapshot's statement and copies each row into a
 /// ``RowBatch``, while a thread of its own formats the batches filled before. Batches take turns, so reading
-/// never waits for formatting unless every batch is full, and memory stays the batches' whatever the row count.
+/// never waits for formatting unless every batch is full, and memory stays that of the batches (4 MiB unless told
+/// otherwise) whatever the row count.
 ///
 /// When formatting fails, reading stops at the next batch and the failure is thrown; when reading fails, the rows
 /// read before it are formatted and the reading failure is thrown. Either way no batch is in use once

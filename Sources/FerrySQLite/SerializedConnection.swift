@@ -60,7 +60,6 @@ public final class SerializedConnection: @unchecked Sendable {
     /// Runs `body` with the connection on its queue, suspending the caller (not blocking a pool thread) until it
     /// is done.
     ///
-    /// - Throws: what `body` throws.
     /// - Throws: what `body` throws; ``SQLiteError`` `.misuse` after ``close()``.
     public func run<Value: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Value) async throws -> Value {
         try await run(body, closing: false)

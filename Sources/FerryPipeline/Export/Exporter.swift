@@ -186,14 +186,10 @@ public struct Exporter: Sendable {
         return try pipeRows(rows, spec: spec, progress: progress) { try fields.writeRow($0, to: writer) }
     }
 
-    /// Reads `rows` on this thread while `write` takes each, in order, on a second one (see ``RowBatchPipe``), so
-    /// reading rows from SQLite and formatting them overlap; calls `progress` with the count written every
-    /// `spec.fetchBatchSize` rows. Returns how many rows there were.
-    ///
-    /// - Throws: what `write` threw, or ``StoreError`` when reading fails.
     /// Reads `rows` on this thread while `write` takes each batch of them, in order, on a second one (see
-    /// ``RowBatchPipe``); calls `progress` as ``pipeRows(_:spec:progress:write:)`` does, once the batch holding the
-    /// row is written. Returns how many rows there were.
+    /// ``RowBatchPipe``), so reading rows from SQLite and formatting them overlap; calls `progress` with the count
+    /// written every `spec.fetchBatchSize` rows, once the batch holding that row is written. Returns how many rows
+    /// there were.
     ///
     /// - Throws: what `write` threw, or ``StoreError`` when reading fails.
     static func pipeBatches(
@@ -215,21 +211,13 @@ public struct Exporter: Sendable {
         }
     }
 
+    /// ``pipeBatches(_:spec:progress:write:)`` with `write` taking each row of each batch, in order.
+    ///
+    /// - Throws: what `write` threw, or ``StoreError`` when reading fails.
     static func pipeRows(
         _ rows: SnapshotRows, spec: ExportSpec, progress: (@Sendable (Int) -> Void)?,
         write: (RowBatch.Row) throws -> Void
     ) throws -> Int {
-        let batch = spec.fetchBatchSize
-        var written = 0
-        var untilBatchEnd = batch
-        return try RowBatchPipe(columnCount: rows.columns.count).run(rows) { row in
-            try write(row)
-            written += 1
-            untilBatchEnd -= 1
-            if untilBatchEnd == 0 {
-                untilBatchEnd = batch
-                progress?(written)
-            }
-        }
+        try pipeBatches(rows, spec: spec, progress: progress) { try $0.forEachRow(write) }
     }
 }

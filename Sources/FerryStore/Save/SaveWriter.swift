@@ -61,7 +61,7 @@ struct SaveWriter {
         for index in rows.indices where rows[index].objectID.isTemporaryID {
             let entity = rows[index].objectID.entity
             if current?.entity != entity {
-                let table = layouts[entity.text].table
+                let table = layouts[entity].table
                 if let found = tables.firstIndex(where: { $0.name == table }) {
                     current = (entity, found)
                 } else {

@@ -64,7 +64,8 @@ final class ParquetCompressor: @unchecked Sendable {
         return try body(output.bytes)
     }
 
-    /// Compresses `input` into `output`, replacing what it held (for ``ParquetCompression/uncompressed``, a copy).
+    /// Compresses `input` into `output`, replacing what it held. A page of an uncompressed file is never handed here:
+    /// it goes to its chunk as it is.
     ///
     /// - Throws: ``FerryIOError`` `.io` when the library reports an error.
     func compress(_ input: UnsafeRawBufferPointer, into output: ParquetCompressedBytes) throws {
@@ -72,9 +73,7 @@ final class ParquetCompressor: @unchecked Sendable {
         let start = input.baseAddress ?? UnsafeRawPointer(output.base)
         switch compression {
         case .uncompressed:
-            output.reserve(input.count)
-            output.base.copyMemory(from: start, byteCount: input.count)
-            output.count = input.count
+            preconditionFailure("an uncompressed page goes to its chunk as it is, without a copy")
         case .snappy:
             output.reserve(snappy_max_compressed_length(input.count))
             var length = output.capacity

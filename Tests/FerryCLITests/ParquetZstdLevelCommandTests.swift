@@ -7,38 +7,9 @@ import Testing
 struct ParquetZstdLevelCommandTests {
     let ferry = BuiltCommand(product: "ferry")
 
-    /// A store of `rows` products imported from a generated CSV by the built `ferry import`.
-    func withProductStore(rows: Int, _ body: (URL, String) throws -> Void) throws {
-        try TestSupport.withTemporaryFolder { folder in
-            let words = [
-                "maple", "towel", "router", "golden", "shelf", "wrench", "lantern", "scarf", "bamboo", "glove",
-                "frame", "fork", "solid", "soap", "cover", "belt", "chair", "hose", "charger", "jacket", "mirror",
-            ]
-            var state: UInt64 = 7
-            func next() -> Int {
-                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                return Int(state >> 33)
-            }
-            var csv = "sku,name,quantity,description\n"
-            for row in 0..<rows {
-                let description = (0..<(4 + next() % 12)).map { _ in words[next() % words.count] }
-                    .joined(separator: " ")
-                csv += "SKU-\(row * 7919 % 1_000_003),item \(next() % 311),\(next() % 97),\(description)\n"
-            }
-            let source = folder.appendingPathComponent("products.csv")
-            try csv.write(to: source, atomically: true, encoding: .utf8)
-            let store = folder.appendingPathComponent("store.sqlite").path
-            let imported = try ferry.run([
-                "import", "--quiet", "--entity", "products", "--key", "sku", "--store", store, source.path,
-            ])
-            #expect(imported.status == 0, "\(imported.standardError)")
-            try body(folder, store)
-        }
-    }
-
     @Test("ferry export --zstd-level 1 and 19 write files of different sizes that pyarrow reads alike")
     func exportLevelsReachTheWriter() throws {
-        try withProductStore(rows: 20_000) { folder, store in
+        try ProductStoreFixture.withStore(rows: 20_000) { folder, store in
             var sizes: [Int] = []
             var columns: [[String?]] = []
             for level in ["1", "19"] {
@@ -62,7 +33,7 @@ struct ParquetZstdLevelCommandTests {
 
     @Test("A Zstandard level outside 1...22 is a usage error for export and snapshot, and writes nothing")
     func levelOutOfRange() throws {
-        try withProductStore(rows: 10) { folder, store in
+        try ProductStoreFixture.withStore(rows: 10) { folder, store in
             let output = folder.appendingPathComponent("refused.parquet").path
             let export = try ferry.run([
                 "export", "--store", store, "--entity", "products", "--zstd-level", "0", "--output", output,
@@ -82,7 +53,7 @@ struct ParquetZstdLevelCommandTests {
 
     @Test("ferry snapshot --zstd-level 19 writes a smaller Parquet dataset than level 1")
     func snapshotLevel() throws {
-        try withProductStore(rows: 20_000) { folder, store in
+        try ProductStoreFixture.withStore(rows: 20_000) { folder, store in
             var sizes: [Int] = []
             for level in ["1", "19"] {
                 let lake = folder.appendingPathComponent("lake-\(level)").path

@@ -2,8 +2,8 @@
 ///
 /// Each row's values are written in column order with the call for the column's type, then ``endRow()`` (or runs of
 /// rows column by column, with ``writeRows(_:_:)``); a row group is written out when it reaches
-/// ``Options/rowGroupRows`` rows or ``Options/rowGroupBytes`` buffered (compressed) bytes, and ``finish()`` writes
-/// the footer and moves the file into place (see ``OutputFile``):
+/// ``Options/rowGroupRows`` rows or ``Options/rowGroupBytes`` bytes of pages (as encoded, before compression), and
+/// ``finish()`` writes the footer and moves the file into place (see ``OutputFile``):
 ///
 /// ```swift
 /// let writer = try ParquetWriter(path: "products.parquet", columns: [
@@ -40,6 +40,11 @@ public final class ParquetWriter {
         /// The most bytes one row group's pages take, as encoded before compression; the row group is written out
         /// when it reaches them.
         public var rowGroupBytes = 128 * 1024 * 1024
+        /// ``rowGroupBytes`` in whole mebibytes (rounded down); setting more than `Int.max` bytes sets `Int.max`.
+        public var rowGroupMebibytes: Int {
+            get { rowGroupBytes >> 20 }
+            set { rowGroupBytes = newValue > Int.max >> 20 ? .max : newValue << 20 }
+        }
         /// The size at which a data page ends (its values before compression).
         public var pageBytes = 1024 * 1024
         /// The size at which a column chunk's dictionary stops growing and later pages fall back to PLAIN. A
@@ -92,7 +97,8 @@ public final class ParquetWriter {
     /// it goes out (see ``OutputFile/observer``).
     ///
     /// - Throws: ``FerryIOError`` `.invalidValue` when ``Options/zstdLevel`` is outside ``Options/zstdLevels`` (with
-    ///   Zstandard), ``FerryIOError`` when the file cannot be created.
+    ///   Zstandard) or ``Options/rowGroupRows`` or ``Options/rowGroupBytes`` is not positive, ``FerryIOError`` when the
+    ///   file cannot be created.
     public init(
         path: String, columns: [ParquetColumn], options: Options = Options(),
         observer: ((UnsafeRawBufferPointer) -> Void)? = nil
@@ -108,6 +114,12 @@ public final class ParquetWriter {
         guard options.compression != .zstd || Options.zstdLevels.contains(options.zstdLevel) else {
             throw FerryIOError(
                 .invalidValue, "zstd level \(options.zstdLevel) is outside 1...22 (1 fastest, 22 smallest)", file: path)
+        }
+        guard options.rowGroupRows > 0, options.rowGroupBytes > 0 else {
+            throw FerryIOError(
+                .invalidValue,
+                "a row group must be allowed at least one row and one byte; the options allow \(options.rowGroupRows) "
+                    + "rows and \(options.rowGroupBytes) bytes", file: path)
         }
         self.columns = columns
         self.options = options

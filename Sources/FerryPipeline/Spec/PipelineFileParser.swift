@@ -20,7 +20,7 @@ public struct PipelineFileParser {
     static let batchDeleteKeys = ["name", "entity", "where"]
     static let exportKeys = [
         "name", "entity", "where", "sort", "fields", "format", "to", "fetchBatchSize", "sinceLast", "keep",
-        "partitionBy", "compression", "zstdLevel",
+        "partitionBy", "compression", "zstdLevel", "rowGroupRows", "rowGroupMiB",
     ]
     static let snapshotKeys = ["name", "to", "replace", "keep", "format"]
 
@@ -181,6 +181,12 @@ public struct PipelineFileParser {
                         node, keyPath + ".zstdLevel",
                         "expected a Zstandard level from 1 to 22, found '\(node.string ?? "…")'")
                 }
+            }
+            if let node = fields["rowGroupRows"], let rows = reader.int(node, keyPath + ".rowGroupRows", minimum: 1) {
+                step.parquet.rowGroupRows = rows
+            }
+            if let node = fields["rowGroupMiB"], let mebibytes = reader.int(node, keyPath + ".rowGroupMiB", minimum: 1) {
+                step.parquet.rowGroupMebibytes = mebibytes
             }
             if !step.partitionBy.isEmpty && (step.format != .parquet || output == "-") {
                 reader.report(

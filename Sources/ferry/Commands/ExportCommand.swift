@@ -25,10 +25,11 @@ struct ExportCommand: AsyncParsableCommand {
             UUIDs FIXED_LEN_BYTE_ARRAY(16) UUID, binary BYTE_ARRAY, decimals DECIMAL(precision, scale) when the model \
             declares them, else STRING with their exact text; optional attributes and key paths through relationships \
             are nullable columns. Pages are compressed with --compression (zstd by default, at --zstd-level 1; up to \
-            22 is smaller and slower); row groups hold up to 1M rows. --partition-by category.name makes the output a \
-            hive-partitioned dataset folder (category.name=Tea/part-00000.parquet, values escaped as Hive escapes \
-            them, nulls in __HIVE_DEFAULT_PARTITION__) that appears complete, with a _SUCCESS marker, or not at all; \
-            its manifest lists every file with its rows, bytes and SHA-256.
+            22 is smaller and slower); a row group holds up to --row-group-rows rows (1048576) and --row-group-mib \
+            MiB of pages before compression (128). --partition-by category.name makes the output a hive-partitioned \
+            dataset folder (category.name=Tea/part-00000.parquet, values escaped as Hive escapes them, nulls in \
+            __HIVE_DEFAULT_PARTITION__) that appears complete, with a _SUCCESS marker, or not at all; its manifest \
+            lists every file with its rows, bytes and SHA-256.
 
             --since-last NAME exports only the objects inserted or updated since the previous export of that name \
             (everything the first time), from the store's persistent history; the manifest lists the objects \
@@ -64,11 +65,7 @@ struct ExportCommand: AsyncParsableCommand {
         help: "The output format: csv, tsv, ndjson, json or parquet (default: from --output's extension; csv for -).")
     var format: RecordFormat?
 
-    @Option(help: "Parquet's page compression: zstd, snappy or uncompressed.")
-    var compression: ParquetCompression = .zstd
-
-    @Option(help: "Parquet's Zstandard level, 1 (fastest) to 22 (smallest).")
-    var zstdLevel = ParquetWriter.Options().zstdLevel
+    @OptionGroup(title: "Parquet") var parquet: ParquetOptions
 
     @Option(
         help: ArgumentHelp(
@@ -91,9 +88,6 @@ struct ExportCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard fetchBatchSize > 0 else { throw ValidationError("--fetch-batch-size must be positive.") }
-        guard ParquetWriter.Options.zstdLevels.contains(zstdLevel) else {
-            throw ValidationError("--zstd-level must be 1 (fastest) to 22 (smallest); found \(zstdLevel).")
-        }
         if output != "-" { _ = try resolveFormat(format, path: output, option: "--format") }
         if let partitionBy {
             guard output != "-", try resolveFormat(format, path: output, option: "--format") == .parquet else {
@@ -121,8 +115,7 @@ struct ExportCommand: AsyncParsableCommand {
             spec.fields = fields.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             spec.fetchBatchSize = fetchBatchSize
             spec.sinceLast = sinceLast
-            spec.parquet.compression = compression
-            spec.parquet.zstdLevel = zstdLevel
+            spec.parquet = parquet.writerOptions
             spec.partitionBy =
                 partitionBy.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
             do {

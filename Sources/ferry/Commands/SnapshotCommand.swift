@@ -1,5 +1,4 @@
 import ArgumentParser
-import FerryIO
 import FerryPipeline
 import Foundation
 import FerryStore
@@ -43,11 +42,7 @@ struct SnapshotCommand: AsyncParsableCommand {
     @Option(help: "sqlite (a copy of the store, the default) or parquet (a dataset folder, one sub-folder per entity).")
     var format: SnapshotFormat = .sqlite
 
-    @Option(help: "Parquet's page compression: zstd, snappy or uncompressed.")
-    var compression: ParquetCompression = .zstd
-
-    @Option(help: "Parquet's Zstandard level, 1 (fastest) to 22 (smallest).")
-    var zstdLevel = ParquetWriter.Options().zstdLevel
+    @OptionGroup(title: "Parquet") var parquet: ParquetOptions
 
     /// What a snapshot is made of.
     enum SnapshotFormat: String, ExpressibleByArgument, CaseIterable {
@@ -55,12 +50,6 @@ struct SnapshotCommand: AsyncParsableCommand {
     }
 
     @OptionGroup var logging: LoggingOptions
-
-    func validate() throws {
-        guard ParquetWriter.Options.zstdLevels.contains(zstdLevel) else {
-            throw ValidationError("--zstd-level must be 1 (fastest) to 22 (smallest); found \(zstdLevel).")
-        }
-    }
 
     func run() async throws {
         let logger = logging.bootstrap()
@@ -79,13 +68,10 @@ struct SnapshotCommand: AsyncParsableCommand {
     }
 
     private func runParquet(logger: Logger) async throws {
-        var options = ParquetWriter.Options()
-        options.compression = compression
-        options.zstdLevel = zstdLevel
         let manifest = try await reportingFailures { () async throws -> ParquetSnapshotter.Manifest in
             try await location.reading(logger: logger) { session in
                 try await ParquetSnapshotter(store: session.container.persistentStore, logger: logger)
-                    .snapshot(into: output, options: options)
+                    .snapshot(into: output, options: parquet.writerOptions)
             }
         }
         if !logging.quiet {

@@ -2,7 +2,6 @@ public import ArgumentParser
 public import FerryIO
 
 extension RecordFormat: ExpressibleByArgument {}
-extension ParquetCompression: ExpressibleByArgument {}
 
 /// How to read the input: the options `convert` and `count` share.
 struct ReadOptions: ParsableArguments {

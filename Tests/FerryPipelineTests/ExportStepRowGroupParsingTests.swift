@@ -1,0 +1,46 @@
+import FerryIO
+import Testing
+
+@testable import FerryPipeline
+
+/// `rowGroupRows:` and `rowGroupMiB:` in a pipeline's export step: the Parquet writer's row group bounds.
+struct ExportStepRowGroupParsingTests {
+    static func yaml(_ settings: String) -> String {
+        """
+        store: catalog.sqlite
+        steps:
+          - export: { entity: Product, to: out/products.parquet\(settings) }
+        """
+    }
+
+    static func parquetOptions(_ settings: String) throws -> ParquetWriter.Options? {
+        let file = try PipelineFileParser.parse(yaml: yaml(settings), path: "nightly.yml")
+        guard case .export(let spec)? = file.steps.first?.action else { return nil }
+        return spec.parquet
+    }
+
+    @Test("rowGroupRows and rowGroupMiB set the export step's row group bounds, which default to the writer's")
+    func boundsAreRead() throws {
+        let set = try #require(try Self.parquetOptions(", rowGroupRows: 50000, rowGroupMiB: 16"))
+        #expect(set.rowGroupRows == 50_000)
+        #expect(set.rowGroupBytes == 16 * 1024 * 1024)
+        let defaults = try #require(try Self.parquetOptions(""))
+        #expect(defaults.rowGroupRows == ParquetWriter.Options().rowGroupRows)
+        #expect(defaults.rowGroupBytes == ParquetWriter.Options().rowGroupBytes)
+    }
+
+    @Test(
+        "A row group bound below 1, or not a number, is an issue at its line",
+        arguments: [("rowGroupRows", "0"), ("rowGroupMiB", "-2"), ("rowGroupMiB", "big")])
+    func boundOutOfRange(key: String, value: String) {
+        do {
+            _ = try Self.parquetOptions(", \(key): \(value)")
+            Issue.record("\(key): \(value) was accepted")
+        } catch let error as PipelineFileError {
+            let expected = "nightly.yml:3: steps[0].export.\(key): expected a whole number of at least 1, found '\(value)'"
+            #expect(error.issues.map(\.description) == [expected])
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+}

@@ -61,6 +61,27 @@ struct ParquetRowGroupCommandTests {
         }
     }
 
+    @Test("A pipeline's export and Parquet snapshot steps take rowGroupRows, and the snapshot step compression")
+    func pipelineSteps() throws {
+        try ProductStoreFixture.withStore(rows: 2500) { folder, store in
+            let pipeline = folder.appendingPathComponent("nightly.yml")
+            try """
+            store: \(store)
+            steps:
+              - export: { entity: products, sort: sku, to: out/products.parquet, rowGroupRows: 1000 }
+              - snapshot: { to: out/lake, format: parquet, rowGroupRows: 1000, compression: snappy }
+            """.write(to: pipeline, atomically: true, encoding: .utf8)
+            let result = try ferry.run(["run", "--quiet", pipeline.path])
+            #expect(result.status == 0, "\(result.standardError)")
+            let out = folder.appendingPathComponent("out").path
+            #expect(try rowGroupRows(out + "/products.parquet") == [1000, 1000, 500])
+            let part = out + "/lake/products/part-00000.parquet"
+            #expect(try rowGroupRows(part) == [1000, 1000, 500])
+            let compression = try ParquetReaders.read(part).pyarrow.chunk(group: 0, column: 0)["compression"]
+            #expect(compression as? String == "SNAPPY")
+        }
+    }
+
     @Test(
         "A row group size below 1 is a usage error for export and snapshot, and writes nothing",
         arguments: [("--row-group-rows", "0"), ("--row-group-mib", "0"), ("--row-group-rows", "-5")])

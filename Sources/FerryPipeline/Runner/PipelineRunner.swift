@@ -179,7 +179,7 @@ public struct PipelineRunner: Sendable {
             try Self.makeFolder(of: output)
             if snapshot.writesParquet {
                 _ = try await ParquetSnapshotter(store: store, logger: logger).snapshot(
-                    into: output, replacing: snapshot.replacesExisting)
+                    into: output, options: snapshot.parquet, replacing: snapshot.replacesExisting)
             } else {
                 _ = try await StoreSnapshotter(store: store, logger: logger).snapshot(
                     into: output, replacing: snapshot.replacesExisting)

@@ -1,4 +1,4 @@
-import FerryIO
+public import FerryIO
 public import FerryStore
 
 /// A pipeline file (`Pipelines/*.yml`): the store, its model, and the steps run in order.
@@ -111,4 +111,6 @@ public struct SnapshotStep: Sendable, Hashable {
     /// `format: parquet`: a Parquet dataset of the whole store, one sub-folder per entity (see
     /// ``ParquetSnapshotter``), instead of a copy of the store.
     public var writesParquet = false
+    /// How the Parquet files are laid out, with ``writesParquet``.
+    public var parquet = ParquetWriter.Options()
 }

@@ -20,9 +20,11 @@ public struct PipelineFileParser {
     static let batchDeleteKeys = ["name", "entity", "where"]
     static let exportKeys = [
         "name", "entity", "where", "sort", "fields", "format", "to", "fetchBatchSize", "sinceLast", "keep",
-        "partitionBy", "compression", "zstdLevel", "rowGroupRows", "rowGroupMiB",
-    ]
-    static let snapshotKeys = ["name", "to", "replace", "keep", "format"]
+        "partitionBy",
+    ] + parquetKeys
+    static let snapshotKeys = ["name", "to", "replace", "keep", "format"] + parquetKeys
+    /// How an export or snapshot step lays out Parquet files (see ``parquetOptions(_:_:)``).
+    static let parquetKeys = ["compression", "zstdLevel", "rowGroupRows", "rowGroupMiB"]
 
     var reader: YAMLReader
     /// The folder relative paths start from.
@@ -167,27 +169,7 @@ public struct PipelineFileParser {
             }
             step.sinceLast = fields["sinceLast"].flatMap { reader.string($0, keyPath + ".sinceLast") }
             step.partitionBy = fields["partitionBy"].flatMap { reader.strings($0, keyPath + ".partitionBy") } ?? []
-            if let node = fields["compression"],
-                let compression = reader.choice(
-                    node, keyPath + ".compression", ParquetCompression.allCases.map { ($0.rawValue, $0) })
-            {
-                step.parquet.compression = compression
-            }
-            if let node = fields["zstdLevel"] {
-                if let level = node.int, ParquetWriter.Options.zstdLevels.contains(level) {
-                    step.parquet.zstdLevel = level
-                } else {
-                    reader.report(
-                        node, keyPath + ".zstdLevel",
-                        "expected a Zstandard level from 1 to 22, found '\(node.string ?? "…")'")
-                }
-            }
-            if let node = fields["rowGroupRows"], let rows = reader.int(node, keyPath + ".rowGroupRows", minimum: 1) {
-                step.parquet.rowGroupRows = rows
-            }
-            if let node = fields["rowGroupMiB"], let mebibytes = reader.int(node, keyPath + ".rowGroupMiB", minimum: 1) {
-                step.parquet.rowGroupMebibytes = mebibytes
-            }
+            step.parquet = parquetOptions(fields, keyPath)
             if !step.partitionBy.isEmpty && (step.format != .parquet || output == "-") {
                 reader.report(
                     node, keyPath + ".partitionBy", "partitionBy writes a Parquet dataset folder; give format: parquet "
@@ -213,11 +195,39 @@ public struct PipelineFileParser {
                     reader.choice($0, keyPath + ".format", [("sqlite", false), ("parquet", true)])
                 } ?? false
             step.keep = outputTemplate(step.output, keep: fields["keep"], node: node, keyPath: keyPath)
+            step.parquet = parquetOptions(fields, keyPath)
             return PipelineStep(name: name, line: line, action: .snapshot(step))
         }
     }
 
     // MARK: Helpers
+
+    /// The Parquet writer's options a step's ``parquetKeys`` give, the writer's defaults for the others.
+    mutating func parquetOptions(_ fields: [String: Node], _ keyPath: String) -> ParquetWriter.Options {
+        var options = ParquetWriter.Options()
+        if let node = fields["compression"],
+            let compression = reader.choice(
+                node, keyPath + ".compression", ParquetCompression.allCases.map { ($0.rawValue, $0) })
+        {
+            options.compression = compression
+        }
+        if let node = fields["zstdLevel"] {
+            if let level = node.int, ParquetWriter.Options.zstdLevels.contains(level) {
+                options.zstdLevel = level
+            } else {
+                reader.report(
+                    node, keyPath + ".zstdLevel",
+                    "expected a Zstandard level from 1 to 22, found '\(node.string ?? "…")'")
+            }
+        }
+        if let node = fields["rowGroupRows"], let rows = reader.int(node, keyPath + ".rowGroupRows", minimum: 1) {
+            options.rowGroupRows = rows
+        }
+        if let node = fields["rowGroupMiB"], let mebibytes = reader.int(node, keyPath + ".rowGroupMiB", minimum: 1) {
+            options.rowGroupMebibytes = mebibytes
+        }
+        return options
+    }
 
     /// Checks an output path that may name the run, and returns its `keep:` count.
     mutating func outputTemplate(_ output: String, keep node: Node?, node step: Node, keyPath: String) -> Int? {

@@ -3,8 +3,9 @@ import Testing
 
 @testable import FerryPipeline
 
-/// `rowGroupRows:` and `rowGroupMiB:` in a pipeline's export step: the Parquet writer's row group bounds.
-struct ExportStepRowGroupParsingTests {
+/// `rowGroupRows:` and `rowGroupMiB:` in a pipeline's export step, the Parquet writer's row group bounds, and the
+/// same Parquet keys in a snapshot step.
+struct ParquetStepOptionsParsingTests {
     static func yaml(_ settings: String) -> String {
         """
         store: catalog.sqlite
@@ -29,6 +30,26 @@ struct ExportStepRowGroupParsingTests {
         #expect(defaults.rowGroupBytes == ParquetWriter.Options().rowGroupBytes)
     }
 
+    @Test("A Parquet snapshot step takes the same Parquet keys as an export step")
+    func snapshotStep() throws {
+        let yaml = """
+            store: catalog.sqlite
+            steps:
+              - snapshot:
+                  { to: out/lake, format: parquet, compression: snappy, zstdLevel: 3, rowGroupRows: 7, rowGroupMiB: 2 }
+            """
+        let file = try PipelineFileParser.parse(yaml: yaml, path: "nightly.yml")
+        guard case .snapshot(let step)? = file.steps.first?.action else {
+            Issue.record("no snapshot step")
+            return
+        }
+        #expect(step.writesParquet)
+        #expect(step.parquet.compression == .snappy)
+        #expect(step.parquet.zstdLevel == 3)
+        #expect(step.parquet.rowGroupRows == 7)
+        #expect(step.parquet.rowGroupBytes == 2 * 1024 * 1024)
+    }
+
     @Test(
         "A row group bound below 1, or not a number, is an issue at its line",
         arguments: [("rowGroupRows", "0"), ("rowGroupMiB", "-2"), ("rowGroupMiB", "big")])
@@ -37,7 +58,8 @@ struct ExportStepRowGroupParsingTests {
             _ = try Self.parquetOptions(", \(key): \(value)")
             Issue.record("\(key): \(value) was accepted")
         } catch let error as PipelineFileError {
-            let expected = "nightly.yml:3: steps[0].export.\(key): expected a whole number of at least 1, found '\(value)'"
+            let expected =
+                "nightly.yml:3: steps[0].export.\(key): expected a whole number of at least 1, found '\(value)'"
             #expect(error.issues.map(\.description) == [expected])
         } catch {
             Issue.record("unexpected error \(error)")

@@ -28,7 +28,7 @@ struct ParquetRowGroupCommandTests {
         }
     }
 
-    @Test("ferry export --row-group-mib 1 ends row groups at the first 1024 rows past 1 MiB, the default keeps one")
+    @Test("ferry export --row-group-mib 1 splits 30,000 rows into groups of whole 1024-row runs, the default keeps one")
     func exportMebibytes() throws {
         try ProductStoreFixture.withStore(rows: 30_000) { folder, store in
             let bounded = folder.appendingPathComponent("bounded.parquet").path

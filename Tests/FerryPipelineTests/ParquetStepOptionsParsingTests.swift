@@ -66,3 +66,61 @@ struct ParquetStepOptionsParsingTests {
         }
     }
 }
+
+/// The Parquet keys on a step that writes another format: an issue at the key's line, not a setting ignored.
+struct ParquetKeysOutsideParquetParsingTests {
+    static func issues(_ step: String) -> [String] {
+        let yaml = """
+            store: catalog.sqlite
+            steps:
+              - \(step)
+            """
+        do {
+            _ = try PipelineFileParser.parse(yaml: yaml, path: "nightly.yml")
+            return []
+        } catch let error as PipelineFileError {
+            return error.issues.map(\.description)
+        } catch {
+            return ["unexpected error \(error)"]
+        }
+    }
+
+    @Test(
+        "A Parquet key on a CSV export step is an issue at its line",
+        arguments: [("compression", "snappy"), ("zstdLevel", "3"), ("rowGroupRows", "10"), ("rowGroupMiB", "4")])
+    func csvExport(key: String, value: String) {
+        let issues = Self.issues("export: { entity: Product, to: out/products.csv, \(key): \(value) }")
+        #expect(
+            issues == [
+                "nightly.yml:3: steps[0].export.\(key): \(key) lays out Parquet files only; give format: parquet or a "
+                    + "to: ending in .parquet"
+            ])
+    }
+
+    @Test("A Parquet key on a SQLite snapshot step, named or by default, is an issue at its line")
+    func sqliteSnapshot() {
+        for format in ["", ", format: sqlite"] {
+            let issues = Self.issues("snapshot: { to: out/copy\(format), compression: snappy }")
+            #expect(
+                issues == [
+                    "nightly.yml:3: steps[0].snapshot.compression: compression lays out Parquet files only; give "
+                        + "format: parquet"
+                ])
+        }
+    }
+
+    @Test("The same keys on a Parquet export named by format: rather than by its extension are taken")
+    func parquetByFormat() throws {
+        let yaml = """
+            store: catalog.sqlite
+            steps:
+              - export: { entity: Product, to: out/products.data, format: parquet, compression: snappy }
+            """
+        let file = try PipelineFileParser.parse(yaml: yaml, path: "nightly.yml")
+        guard case .export(let spec)? = file.steps.first?.action else {
+            Issue.record("no export step")
+            return
+        }
+        #expect(spec.parquet.compression == .snappy)
+    }
+}

@@ -23,7 +23,7 @@ public struct PipelineFileParser {
         "partitionBy",
     ] + parquetKeys
     static let snapshotKeys = ["name", "to", "replace", "keep", "format"] + parquetKeys
-    /// How an export or snapshot step lays out Parquet files (see ``parquetOptions(_:_:)``).
+    /// How an export or snapshot step lays out Parquet files (see ``parquetOptions(_:_:writesParquet:hint:)``).
     static let parquetKeys = ["compression", "zstdLevel", "rowGroupRows", "rowGroupMiB"]
 
     var reader: YAMLReader
@@ -169,7 +169,9 @@ public struct PipelineFileParser {
             }
             step.sinceLast = fields["sinceLast"].flatMap { reader.string($0, keyPath + ".sinceLast") }
             step.partitionBy = fields["partitionBy"].flatMap { reader.strings($0, keyPath + ".partitionBy") } ?? []
-            step.parquet = parquetOptions(fields, keyPath)
+            step.parquet = parquetOptions(
+                fields, keyPath, writesParquet: step.format == .parquet,
+                hint: "give format: parquet or a to: ending in .parquet")
             if !step.partitionBy.isEmpty && (step.format != .parquet || output == "-") {
                 reader.report(
                     node, keyPath + ".partitionBy", "partitionBy writes a Parquet dataset folder; give format: parquet "
@@ -195,16 +197,27 @@ public struct PipelineFileParser {
                     reader.choice($0, keyPath + ".format", [("sqlite", false), ("parquet", true)])
                 } ?? false
             step.keep = outputTemplate(step.output, keep: fields["keep"], node: node, keyPath: keyPath)
-            step.parquet = parquetOptions(fields, keyPath)
+            step.parquet = parquetOptions(
+                fields, keyPath, writesParquet: step.writesParquet, hint: "give format: parquet")
             return PipelineStep(name: name, line: line, action: .snapshot(step))
         }
     }
 
     // MARK: Helpers
 
-    /// The Parquet writer's options a step's ``parquetKeys`` give, the writer's defaults for the others.
-    mutating func parquetOptions(_ fields: [String: Node], _ keyPath: String) -> ParquetWriter.Options {
+    /// The Parquet writer's options a step's ``parquetKeys`` give, the writer's defaults for the others; each key
+    /// given is an issue, with `hint`, when the step writes no Parquet (`writesParquet` false), rather than ignored.
+    mutating func parquetOptions(_ fields: [String: Node], _ keyPath: String, writesParquet: Bool, hint: String)
+        -> ParquetWriter.Options
+    {
         var options = ParquetWriter.Options()
+        guard writesParquet else {
+            for key in Self.parquetKeys {
+                guard let node = fields[key] else { continue }
+                reader.report(node, YAMLReader.join(keyPath, key), "\(key) lays out Parquet files only; \(hint)")
+            }
+            return options
+        }
         if let node = fields["compression"],
             let compression = reader.choice(
                 node, keyPath + ".compression", ParquetCompression.allCases.map { ($0.rawValue, $0) })

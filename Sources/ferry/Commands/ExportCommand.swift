@@ -88,9 +88,11 @@ struct ExportCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard fetchBatchSize > 0 else { throw ValidationError("--fetch-batch-size must be positive.") }
-        if output != "-" { _ = try resolveFormat(format, path: output, option: "--format") }
+        let resolved = try outputFormat()
+        try parquet.refuseUnlessParquet(
+            resolved == .parquet, hint: "give --format parquet or an --output ending in .parquet")
         if let partitionBy {
-            guard output != "-", try resolveFormat(format, path: output, option: "--format") == .parquet else {
+            guard output != "-", resolved == .parquet else {
                 throw ValidationError(
                     "--partition-by writes a Parquet dataset folder: give --output with --format parquet.")
             }
@@ -103,13 +105,16 @@ struct ExportCommand: AsyncParsableCommand {
         }
     }
 
+    /// The format written: `--format`, else `--output`'s extension (CSV for standard output).
+    private func outputFormat() throws -> RecordFormat {
+        output == "-" ? (format ?? .csv) : try resolveFormat(format, path: output, option: "--format")
+    }
+
     func run() async throws {
         let logger = logging.bootstrap()
         let started = Date()
         let result = try await reportingFailures { () async throws -> Exporter.Result in
-            var spec = ExportSpec(
-                entity: entity, output: output,
-                format: output == "-" ? (format ?? .csv) : try resolveFormat(format, path: output, option: "--format"))
+            var spec = ExportSpec(entity: entity, output: output, format: try outputFormat())
             spec.predicate = predicate
             spec.sort = try sort.map(ExportSpec.sortDescriptors(parsing:)) ?? []
             spec.fields = fields.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }

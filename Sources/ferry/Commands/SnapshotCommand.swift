@@ -51,6 +51,10 @@ struct SnapshotCommand: AsyncParsableCommand {
 
     @OptionGroup var logging: LoggingOptions
 
+    func validate() throws {
+        try parquet.refuseUnlessParquet(format == .parquet, hint: "give --format parquet")
+    }
+
     func run() async throws {
         let logger = logging.bootstrap()
         if format == .parquet { return try await runParquet(logger: logger) }

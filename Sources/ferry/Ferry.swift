@@ -1,5 +1,6 @@
 import ArgumentParser
 import CGlibcExtras
+import FerryIO
 
 /// The `ferry` command: moves data in bulk between files and a Core Data-style store on SQLite.
 @main
@@ -20,7 +21,7 @@ struct Ferry: AsyncParsableCommand {
               78  invalid pipeline or model file
               130 stopped by SIGINT/SIGTERM at a chunk boundary; `--resume` continues
             """,
-        version: "0.1.0",
+        version: FerryVersion.current,
         subcommands: [
             RunCommand.self, ValidateCommand.self, ImportCommand.self, ExportCommand.self, SnapshotCommand.self,
             InspectCommand.self, HistoryCommand.self, SchemaCommand.self, PruneCommand.self, ConvertCommand.self,

@@ -9,6 +9,13 @@ struct BuiltBinaryTests {
 
     func sample(_ name: String) -> String { TestSupport.sampleData(name).path }
 
+    @Test("ferry --version prints the release, the one Parquet footers name as their writer")
+    func versionIsTheRelease() throws {
+        let result = try ferry.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "\(FerryVersion.current)\n")
+    }
+
     @Test func countPrintsRecordsNotLines() throws {
         let products = try ferry.run(["count", sample("products.csv")])
         #expect(products.status == 0)

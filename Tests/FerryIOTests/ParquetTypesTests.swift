@@ -127,6 +127,7 @@ struct ParquetTypesTests {
                 #expect(element["arrow"] as? String == arrow, "\(name)")
                 #expect(element["maxDefinitionLevel"] as? Int == (name == "key" ? 0 : 1), "\(name)")
             }
+            #expect(readings.pyarrow.json["createdBy"] as? String == "ferry version \(FerryVersion.current)")
             let duckdb = readings.duckdb.types
             #expect(duckdb["moment"] == "TIMESTAMP WITH TIME ZONE")
             #expect(duckdb["id"] == "UUID")

@@ -275,7 +275,7 @@ public final class ParquetWriter {
         var thrift = ThriftCompactWriter()
         thrift.writeFileMetadata(
             columns: columns, rowGroups: rowGroups, codec: options.compression.codec,
-            createdBy: "ferry version 1.0.0")
+            createdBy: "ferry version \(FerryVersion.current)")
         try thrift.bytes.withUnsafeBytes { try output.write($0) }
         try withUnsafeBytes(of: UInt32(thrift.bytes.count).littleEndian) { try output.write($0) }
         try ParquetFormat.magic.withUnsafeBytes { try output.write($0) }

@@ -3,8 +3,8 @@ import Testing
 
 @testable import FerryPipeline
 
-/// `rowGroupRows:` and `rowGroupMiB:` in a pipeline's export step, the Parquet writer's row group bounds, and the
-/// same Parquet keys in a snapshot step.
+/// `rowGroupRows:` and `rowGroupMiB:` in a pipeline's export step, the Parquet writer's row group bounds,
+/// `uuidsAsText:`, and the same Parquet keys in a snapshot step.
 struct ParquetStepOptionsParsingTests {
     static func yaml(_ settings: String) -> String {
         """
@@ -28,6 +28,8 @@ struct ParquetStepOptionsParsingTests {
         let defaults = try #require(try Self.parquetOptions(""))
         #expect(defaults.rowGroupRows == ParquetWriter.Options().rowGroupRows)
         #expect(defaults.rowGroupBytes == ParquetWriter.Options().rowGroupBytes)
+        #expect(!defaults.writesUUIDsAsText)
+        #expect(try Self.parquetOptions(", uuidsAsText: true")?.writesUUIDsAsText == true)
     }
 
     @Test("A Parquet snapshot step takes the same Parquet keys as an export step")
@@ -36,7 +38,10 @@ struct ParquetStepOptionsParsingTests {
             store: catalog.sqlite
             steps:
               - snapshot:
-                  { to: out/lake, format: parquet, compression: snappy, zstdLevel: 3, rowGroupRows: 7, rowGroupMiB: 2 }
+                  {
+                    to: out/lake, format: parquet, compression: snappy, zstdLevel: 3, rowGroupRows: 7, rowGroupMiB: 2,
+                    uuidsAsText: true
+                  }
             """
         let file = try PipelineFileParser.parse(yaml: yaml, path: "nightly.yml")
         guard case .snapshot(let step)? = file.steps.first?.action else {
@@ -48,6 +53,7 @@ struct ParquetStepOptionsParsingTests {
         #expect(step.parquet.zstdLevel == 3)
         #expect(step.parquet.rowGroupRows == 7)
         #expect(step.parquet.rowGroupBytes == 2 * 1024 * 1024)
+        #expect(step.parquet.writesUUIDsAsText)
     }
 
     @Test(
@@ -87,7 +93,10 @@ struct ParquetKeysOutsideParquetParsingTests {
 
     @Test(
         "A Parquet key on a CSV export step is an issue at its line",
-        arguments: [("compression", "snappy"), ("zstdLevel", "3"), ("rowGroupRows", "10"), ("rowGroupMiB", "4")])
+        arguments: [
+            ("compression", "snappy"), ("zstdLevel", "3"), ("rowGroupRows", "10"), ("rowGroupMiB", "4"),
+            ("uuidsAsText", "true"),
+        ])
     func csvExport(key: String, value: String) {
         let issues = Self.issues("export: { entity: Product, to: out/products.csv, \(key): \(value) }")
         #expect(

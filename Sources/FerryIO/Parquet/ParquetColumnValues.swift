@@ -73,6 +73,9 @@ public struct ParquetColumnValues {
     @inline(__always)
     public mutating func append(bytes value: UnsafeRawBufferPointer) throws {
         switch writer.pointee.physical {
+        case .byteArray where writer.pointee.writesUUIDText:
+            guard value.count == 16 else { throw failure("holds 16-byte UUIDs") }
+            try UUIDText.withLowercaseText(of: value) { try writer.pointee.append(bytes: $0) }
         case .byteArray:
             try writer.pointee.append(bytes: value)
         case .fixedLenByteArray where writer.pointee.column.type == .uuid:

@@ -12,6 +12,9 @@
 /// reference count nor an exclusivity check.
 struct ParquetColumnWriter {
     let column: ParquetColumn
+    /// Whether the column is a UUID column written as text (see ``ParquetWriter/Options/writesUUIDsAsText``): its
+    /// values come as 16 bytes and go into the page as their lower-case text.
+    let writesUUIDText: Bool
     let physical: ParquetPhysicalType
     let isOptional: Bool
     let pageBytes: Int
@@ -53,10 +56,12 @@ struct ParquetColumnWriter {
     static let cardinalityProbe = 4096
 
     init(
-        column: ParquetColumn, options: ParquetWriter.Options, chunk: ParquetChunkBuffer, pages: ParquetPageQueue
+        column: ParquetColumn, writesUUIDText: Bool, options: ParquetWriter.Options, chunk: ParquetChunkBuffer,
+        pages: ParquetPageQueue
     ) {
         self.pages = pages
         self.column = column
+        self.writesUUIDText = writesUUIDText
         physical = column.type.physical
         isOptional = column.isOptional
         pageBytes = options.pageBytes

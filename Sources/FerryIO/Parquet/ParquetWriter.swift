@@ -56,6 +56,11 @@ public final class ParquetWriter {
         /// Whether pages are compressed on worker threads, several at once, while the next ones are encoded (the
         /// default), or on the writing thread. The file's bytes are the same either way.
         public var compressesConcurrently = true
+        /// Whether `uuid` columns are written as STRING holding the lower-case `8-4-4-4-12` text, rather than as
+        /// FIXED_LEN_BYTE_ARRAY(16) annotated UUID (the default, which DuckDB and pyarrow read as UUIDs): for readers
+        /// without Parquet's UUID type, such as Apache Spark, which refuses a file with such a column. Values are
+        /// given as their 16 bytes either way.
+        public var writesUUIDsAsText = false
 
         /// The Zstandard levels a writer accepts.
         public static let zstdLevels = 1...22
@@ -67,7 +72,8 @@ public final class ParquetWriter {
 
     /// The destination path.
     public var path: String { output.path }
-    /// The columns, in order.
+    /// The columns, in order, as the file declares them: a `uuid` column is a `string` one with
+    /// ``Options/writesUUIDsAsText``.
     public let columns: [ParquetColumn]
     /// The options the file is written with.
     public let options: Options
@@ -121,7 +127,10 @@ public final class ParquetWriter {
                 "a row group must be allowed at least one row and one byte; the options allow \(options.rowGroupRows) "
                     + "rows and \(options.rowGroupBytes) bytes", file: path)
         }
-        self.columns = columns
+        self.columns = columns.map { column in
+            guard options.writesUUIDsAsText && column.type == .uuid else { return column }
+            return ParquetColumn(name: column.name, type: .string, isOptional: column.isOptional)
+        }
         self.options = options
         output = try OutputFile(path: path)
         output.observer = observer
@@ -129,10 +138,11 @@ public final class ParquetWriter {
             compression: options.compression, level: Int32(options.zstdLevel),
             concurrent: options.compressesConcurrently, pageBytes: options.pageBytes)
         writers = .allocate(capacity: columns.count)
-        for (index, column) in columns.enumerated() {
+        for (index, column) in self.columns.enumerated() {
             (writers + index).initialize(
                 to: ParquetColumnWriter(
-                    column: column, options: options, chunk: ParquetChunkBuffer(outputPath: path), pages: pages))
+                    column: column, writesUUIDText: column.type != columns[index].type, options: options,
+                    chunk: ParquetChunkBuffer(outputPath: path), pages: pages))
         }
         state = .allocate(capacity: 1)
         state.initialize(to: State())

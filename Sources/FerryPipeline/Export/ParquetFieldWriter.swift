@@ -14,7 +14,7 @@ import Foundation
 /// | double, float | DOUBLE, FLOAT |
 /// | boolean | BOOLEAN |
 /// | date | INT64, TIMESTAMP(MICROS, adjusted to UTC) |
-/// | UUID | FIXED_LEN_BYTE_ARRAY(16), UUID |
+/// | UUID | FIXED_LEN_BYTE_ARRAY(16), UUID; STRING of its text with ``ParquetWriter/Options/writesUUIDsAsText`` |
 /// | binary, transformable | BYTE_ARRAY (externally stored values read from their files) |
 /// | decimal with `precision` (and `scale`) in the model | DECIMAL(precision, scale), exactly; more digits fail |
 /// | decimal without | BYTE_ARRAY, STRING: its exact stored text |

@@ -24,7 +24,7 @@ public struct PipelineFileParser {
     ] + parquetKeys
     static let snapshotKeys = ["name", "to", "replace", "keep", "format"] + parquetKeys
     /// How an export or snapshot step lays out Parquet files (see ``parquetOptions(_:_:writesParquet:hint:)``).
-    static let parquetKeys = ["compression", "zstdLevel", "rowGroupRows", "rowGroupMiB"]
+    static let parquetKeys = ["compression", "zstdLevel", "rowGroupRows", "rowGroupMiB", "uuidsAsText"]
 
     var reader: YAMLReader
     /// The folder relative paths start from.
@@ -238,6 +238,9 @@ public struct PipelineFileParser {
         }
         if let node = fields["rowGroupMiB"], let mebibytes = reader.int(node, keyPath + ".rowGroupMiB", minimum: 1) {
             options.rowGroupMebibytes = mebibytes
+        }
+        if let node = fields["uuidsAsText"], let asText = reader.bool(node, keyPath + ".uuidsAsText") {
+            options.writesUUIDsAsText = asText
         }
         return options
     }

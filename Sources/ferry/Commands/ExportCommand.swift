@@ -22,7 +22,8 @@ struct ExportCommand: AsyncParsableCommand {
 
             Parquet (--format parquet, or an output ending in .parquet) keeps the model's types: strings and URIs \
             STRING, integers INT32 with INT(16|32) or INT64, double, float, boolean, dates TIMESTAMP(MICROS, UTC), \
-            UUIDs FIXED_LEN_BYTE_ARRAY(16) UUID, binary BYTE_ARRAY, decimals DECIMAL(precision, scale) when the model \
+            UUIDs FIXED_LEN_BYTE_ARRAY(16) UUID (STRING of their text with --uuids-as-text, for Apache Spark, which \
+            refuses the UUID type), binary BYTE_ARRAY, decimals DECIMAL(precision, scale) when the model \
             declares them, else STRING with their exact text; optional attributes and key paths through relationships \
             are nullable columns. Pages are compressed with --compression (zstd by default, at --zstd-level 1; up to \
             22 is smaller and slower); a row group holds up to --row-group-rows rows (1048576) and --row-group-mib \
@@ -82,7 +83,6 @@ struct ExportCommand: AsyncParsableCommand {
 
     @Option(help: "Export only what changed since the previous export of this name.")
     var sinceLast: String?
-
 
     @OptionGroup var logging: LoggingOptions
 

@@ -1,9 +1,9 @@
 public import ArgumentParser
 public import FerryIO
 
-/// `--compression`, `--zstd-level`, `--row-group-rows` and `--row-group-mib`: how `ferry export` and `ferry snapshot`
-/// lay out Parquet files. Each is `nil` unless given, so that a command writing something else can refuse them
-/// (``refuseUnlessParquet(_:hint:)``) rather than ignore them.
+/// `--compression`, `--zstd-level`, `--row-group-rows`, `--row-group-mib` and `--uuids-as-text`: how `ferry export`
+/// and `ferry snapshot` lay out Parquet files. Each is `nil` (the flag `false`) unless given, so that a command
+/// writing something else can refuse them (``refuseUnlessParquet(_:hint:)``) rather than ignore them.
 struct ParquetOptions: ParsableArguments {
     /// The writer's defaults, which `--help` shows and options not given keep.
     private static let defaults = ParquetWriter.Options()
@@ -24,6 +24,12 @@ struct ParquetOptions: ParsableArguments {
                 + "\(Self.defaults.rowGroupMebibytes); checked every 1024 rows)."))
     var rowGroupMiB: Int?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Write UUID attributes as Parquet STRING columns of their lower-case text rather than as Parquet's UUID "
+                + "type, for readers without it, such as Apache Spark."))
+    var uuidsAsText = false
+
     func validate() throws {
         if let zstdLevel, !ParquetWriter.Options.zstdLevels.contains(zstdLevel) {
             throw ValidationError("--zstd-level must be 1 (fastest) to 22 (smallest); found \(zstdLevel).")
@@ -41,6 +47,7 @@ struct ParquetOptions: ParsableArguments {
         let given: [(String, Bool)] = [
             ("--compression", compression != nil), ("--zstd-level", zstdLevel != nil),
             ("--row-group-rows", rowGroupRows != nil), ("--row-group-mib", rowGroupMiB != nil),
+            ("--uuids-as-text", uuidsAsText),
         ]
         guard !isParquet, let option = given.first(where: \.1)?.0 else { return }
         throw ValidationError("\(option) lays out Parquet files only; \(hint).")
@@ -53,6 +60,7 @@ struct ParquetOptions: ParsableArguments {
         if let zstdLevel { options.zstdLevel = zstdLevel }
         if let rowGroupRows { options.rowGroupRows = rowGroupRows }
         if let rowGroupMiB { options.rowGroupMebibytes = rowGroupMiB }
+        options.writesUUIDsAsText = uuidsAsText
         return options
     }
 }

@@ -1,6 +1,6 @@
 /// A UUID's 16 bytes as the lower-case `8-4-4-4-12` text Ferry stores and exports UUIDs as, for Parquet columns
 /// written as text (``ParquetWriter/Options/writesUUIDsAsText``). The text orders as the bytes do, so a column's
-/// statistics are the same either way.
+/// minimum and maximum are the same UUIDs either way.
 enum UUIDText {
     /// Calls `body` with the 36 bytes of `uuid`'s text (`uuid` holds exactly 16 bytes), without allocating.
     @inline(__always)

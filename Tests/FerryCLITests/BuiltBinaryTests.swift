@@ -9,7 +9,7 @@ struct BuiltBinaryTests {
 
     func sample(_ name: String) -> String { TestSupport.sampleData(name).path }
 
-    @Test("ferry --version prints the release, the one Parquet footers name as their writer")
+    @Test("ferry --version prints the release, FerryVersion.current")
     func versionIsTheRelease() throws {
         let result = try ferry.run(["--version"])
         #expect(result.status == 0)

@@ -68,7 +68,7 @@ struct ParquetOptionsOutsideParquetCommandTests {
         }
     }
 
-    @Test("The same option on a Parquet export named by --format rather than by its extension is taken")
+    @Test("A Parquet option on an export made Parquet by --format rather than by its extension is taken")
     func parquetByFormat() throws {
         try ProductStoreFixture.withStore(rows: 10) { folder, store in
             let output = folder.appendingPathComponent("products.data").path

@@ -73,8 +73,12 @@ struct ParquetUUIDTextTests {
         try TestSupport.withTemporaryFolder { folder in
             let writer = try ParquetWriter(
                 path: folder.appendingPathComponent("ids.parquet").path, columns: Self.columns, options: Self.options)
-            #expect(throws: FerryIOError.self) {
+            do {
                 try writer.writeAll([[.bytes(Array(repeating: 0x41, count: count)), .bytes(Self.bytes(Self.texts[0]))]])
+                Issue.record("a \(count)-byte UUID was accepted")
+            } catch let error as FerryIOError {
+                #expect(error.code == .invalidValue)
+                #expect(error.message == "column id holds 16-byte UUIDs")
             }
         }
     }

@@ -118,7 +118,7 @@ struct ParquetKeysOutsideParquetParsingTests {
         }
     }
 
-    @Test("The same keys on a Parquet export named by format: rather than by its extension are taken")
+    @Test("A Parquet key on an export made Parquet by format: rather than by its extension is taken")
     func parquetByFormat() throws {
         let yaml = """
             store: catalog.sqlite

@@ -127,8 +127,9 @@ public final class ParquetWriter {
                 "a row group must be allowed at least one row and one byte; the options allow \(options.rowGroupRows) "
                     + "rows and \(options.rowGroupBytes) bytes", file: path)
         }
+        let writesAsText = { (column: ParquetColumn) in options.writesUUIDsAsText && column.type == .uuid }
         self.columns = columns.map { column in
-            guard options.writesUUIDsAsText && column.type == .uuid else { return column }
+            guard writesAsText(column) else { return column }
             return ParquetColumn(name: column.name, type: .string, isOptional: column.isOptional)
         }
         self.options = options
@@ -141,7 +142,7 @@ public final class ParquetWriter {
         for (index, column) in self.columns.enumerated() {
             (writers + index).initialize(
                 to: ParquetColumnWriter(
-                    column: column, writesUUIDText: column.type != columns[index].type, options: options,
+                    column: column, writesUUIDText: writesAsText(columns[index]), options: options,
                     chunk: ParquetChunkBuffer(outputPath: path), pages: pages))
         }
         state = .allocate(capacity: 1)

@@ -26,8 +26,17 @@ public final class Connection {
     public enum Mode: Sendable {
         /// Read and write, creating the file if missing, in WAL mode.
         case readWrite
-        /// Read only; the file must exist. A hot journal beside it (left by a process killed in a rollback-journal
-        /// write) is rolled back first, as a read-write open would.
+        /// Read only: the file must exist, and no statement may change it.
+        ///
+        /// Where the process may write the file and its folder, the file is opened for writing underneath, every
+        /// change refused by `PRAGMA query_only`, so that SQLite does what any connection does on the way: it rolls
+        /// back a hot journal left by a process killed mid-write, and the last connection to close copies the
+        /// write-ahead log into the file and removes the `-wal` and `-shm` files (SQLite's read-only open leaves
+        /// them behind, owned by whoever opened it).
+        /// Elsewhere (a read-only mount, a folder or file of another user) it is SQLite's read-only open; when no
+        /// log can exist beside the file either (its folder cannot be written and there is no `-wal` or `-journal`
+        /// file, so no writer can be at work), the file is opened as immutable, without which SQLite cannot read a
+        /// WAL-mode file in a folder it cannot write.
         case readOnly
     }
 
@@ -70,12 +79,18 @@ public final class Connection {
         self.path = path
         self.logger = logger
         _ = Self.configureLibrary
-        if mode == .readOnly { Self.rollBackHotJournal(at: path) }
+        let reading = mode == .readOnly ? ReadOnlyOpening(path: path) : nil
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
-        flags |= mode == .readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        switch reading {
+        case nil: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .writableUnderneath: flags |= SQLITE_OPEN_READWRITE
+        case .readOnly, .immutable: flags |= SQLITE_OPEN_READONLY
+        }
         var opened: OpaquePointer?
         // Its write-ahead log written in large pieces (see BufferedLogVFS).
-        let status = sqlite3_open_v2(path, &opened, flags, BufferedLogVFS.registeredName)
+        let status = sqlite3_open_v2(
+            reading == .immutable ? ReadOnlyOpening.immutableURI(for: path) : path, &opened, flags,
+            BufferedLogVFS.registeredName)
         guard status == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(opened)
@@ -89,6 +104,7 @@ public final class Connection {
         if mode == .readWrite && path != ":memory:" {
             try execute("PRAGMA journal_mode = WAL")
         }
+        if reading == .writableUnderneath { try execute("PRAGMA query_only = ON") }
         if ProcessInfoEnvironment.value(of: "FERRY_SQL_DEBUG") == "1" { installTrace() }
         logger.debug(
             "opened SQLite database",
@@ -210,23 +226,6 @@ public final class Connection {
         if code & 0xFF != status & 0xFF { code = status }
         return SQLiteError(
             extendedCode: .init(rawValue: code), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
-    }
-
-    /// Rolls back the hot journal a process killed in a rollback-journal write left beside the database at `path`,
-    /// as SQLite's first read on a read-write connection does: a read-only connection cannot, and fails every read
-    /// with `SQLITE_READONLY_ROLLBACK` instead. Ferry's stores are in WAL mode, where there is no such journal, but
-    /// turning a new file to WAL mode is itself a rollback-journal write. Nothing happens without a `-journal` file
-    /// or when the file cannot be opened for writing (the read-only connection then reports the problem); a journal
-    /// that a live writer holds is not hot, and SQLite leaves it alone.
-    private static func rollBackHotJournal(at path: String) {
-        guard path != ":memory:", !path.hasPrefix("file:"), access(path + "-journal", F_OK) == 0 else { return }
-        var opened: OpaquePointer?
-        defer { sqlite3_close_v2(opened) }
-        guard sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
-            let opened
-        else { return }
-        sqlite3_busy_timeout(opened, 5000)
-        _ = sqlite3_exec(opened, "SELECT count(*) FROM sqlite_master", nil, nil, nil)
     }
 
     private func compileOptions() -> String {

@@ -108,3 +108,40 @@ struct IncrementalExportTests {
         #expect(!FileManager.default.fileExists(atPath: fixture.file("a.csv")))
     }
 }
+
+/// A session opened only to read (`BulkSession.openForReading`) opens the store read-only: it exports, but an
+/// incremental export, which records its token in the store, is refused before it writes anything.
+struct ReadOnlySessionExportTests {
+    @Test func aReadOnlySessionExportsButRefusesAnIncrementalExportBeforeWriting() async throws {
+        let fixture = try await ExportFixture()
+        try await fixture.insertNumberedItems(1...2)
+        let session = try await BulkSession.openForReading(storePath: fixture.path)
+        let result = try await session.closing { session in
+            #expect(session.container.persistentStore.description.isReadOnly)
+            var full = ExportSpec(entity: "Item", output: fixture.file("all.csv"))
+            full.fields = ["sku", "big"]
+            let result = try await session.export(full)
+            var incremental = full
+            incremental.output = fixture.file("feed.csv")
+            incremental.sinceLast = "feed"
+            await #expect {
+                try await session.export(incremental)
+            } throws: { error in
+                let error = error as? PipelineError
+                return error?.code == .invalidExport
+                    && error?.message
+                        == "the incremental export feed records how far it got in the store, and the store is opened "
+                        + "read-only"
+            }
+            return result
+        }
+        #expect(result.rows == 2)
+        #expect(try fixture.text("all.csv") == "sku,big\nSKU-0001,1\nSKU-0002,2\n")
+        #expect(!FileManager.default.fileExists(atPath: fixture.file("feed.csv")))
+        #expect(!FileManager.default.fileExists(atPath: fixture.file("feed.csv.manifest.json")))
+
+        let recording = try await BulkSession.openForReading(storePath: fixture.path, recordsInStore: true)
+        await recording.close()
+        #expect(!recording.container.persistentStore.description.isReadOnly)
+    }
+}

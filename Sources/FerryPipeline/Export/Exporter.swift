@@ -64,6 +64,11 @@ public struct Exporter: Sendable {
         if let fields = spec.fields, fields.isEmpty {
             throw PipelineError(.invalidExport, "an export needs at least one field")
         }
+        if let name = spec.sinceLast, store.description.isReadOnly {
+            throw PipelineError(
+                .invalidExport,
+                "the incremental export \(name) records how far it got in the store, and the store is opened read-only")
+        }
         if !spec.partitionBy.isEmpty {
             try Self.checkPartitioning(spec)
             // Rows of one partition arrive together, so one file is open at a time.

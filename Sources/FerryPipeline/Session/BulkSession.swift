@@ -52,15 +52,28 @@ public final class BulkSession {
     /// Opens the existing store at `storePath` to read it (exports, snapshots, inspection): no lock is taken, as
     /// reads see one consistent snapshot while a run writes, and no store is ever created.
     ///
-    /// - Throws: `StoreError` `.fileNotFound` when there is no store at `storePath`; as ``open(storePath:model:settings:createsStore:inferredModel:logger:)``.
+    /// The store is opened read-only (`PersistentStoreDescription.isReadOnly`), so it may sit where this process
+    /// cannot write, unless `recordsInStore`: a session that records what it did in the store (an incremental
+    /// export's position, a publish run) opens it for writing.
+    ///
+    /// - Throws: `StoreError` `.fileNotFound` when there is no store at `storePath`, `.openFailed` when
+    ///   `recordsInStore` and the store or its folder cannot be written; as
+    ///   ``open(storePath:model:settings:createsStore:inferredModel:logger:)``.
     public static func openForReading(
-        storePath: String, model: String? = nil, logger: Logger = Logger(label: "ferry")
+        storePath: String, model: String? = nil, recordsInStore: Bool = false, logger: Logger = Logger(label: "ferry")
     ) async throws -> BulkSession {
         guard FileManager.default.fileExists(atPath: storePath) else {
             throw StoreError(.fileNotFound, "there is no store at this path", path: storePath)
         }
+        if recordsInStore, let unwritable = StoreAccess.unwritablePart(ofStoreAt: storePath) {
+            throw StoreError(
+                .openFailed,
+                "this session records what it does in the store (an incremental export's position, a publish run), "
+                    + "and the store's \(unwritable) cannot be written by this user", path: storePath)
+        }
         var settings = StoreSettings()
         settings.considersMigration = false
+        settings.opensReadOnly = !recordsInStore
         let container = try await settings.loadContainer(
             storePath: storePath, modelPath: model, inferredModel: nil, logger: logger)
         return BulkSession(container: container, lock: nil, logger: logger)

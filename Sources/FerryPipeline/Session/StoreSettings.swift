@@ -31,6 +31,8 @@ public struct StoreSettings: Sendable {
     public var importsToEvolve: [ImportSpec] = []
     /// Whether opening looks for a migration at all: not when the store is opened to read it.
     var considersMigration = true
+    /// Whether the store is opened read-only (`PersistentStoreDescription.isReadOnly`): by sessions that only read it.
+    var opensReadOnly = false
 
     /// The default settings.
     public init() {}
@@ -50,6 +52,7 @@ public struct StoreSettings: Sendable {
         description.walAutoCheckpointPages = 16_384
         description.checkpointsInBackground = true
         description.synchronous = synchronous
+        description.isReadOnly = opensReadOnly
         description.recordsHistory = recordsHistory || PersistentStore.hasRecordedHistory(at: storePath)
         let name = URL(fileURLWithPath: storePath).deletingPathExtension().lastPathComponent
         let container: PersistentContainer

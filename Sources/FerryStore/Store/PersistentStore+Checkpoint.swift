@@ -16,7 +16,8 @@ extension PersistentStore {
     ///
     /// - Throws: ``StoreError`` `.sqlite` when a write or sync fails (a full disk, an I/O error).
     public func checkpoint() async throws {
-        guard description.location != .inMemory else { return }
+        // A read-only store wrote nothing to copy; a writer elsewhere copies its own log.
+        guard description.location != .inMemory, !description.isReadOnly else { return }
         let checkpointer = self.checkpointer
         do {
             try await writer.run { connection in

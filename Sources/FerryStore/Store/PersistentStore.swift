@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 package import FerrySQLite
 public import Logging
 
@@ -64,16 +65,25 @@ public final class PersistentStore: Sendable {
     ///
     /// A new store file appears whole: it is built under a temporary name beside its path and moved there once its
     /// schema and metadata are committed, so a process killed while it creates a store leaves no file at the path.
+    /// A store described ``PersistentStoreDescription/isReadOnly`` must exist, and is only checked against `model`.
     ///
     /// - Throws: ``ModelError`` when the model is invalid; ``StoreError`` with
     ///   ``StoreError/Code/incompatibleModel`` when the store was created with another model,
-    ///   ``StoreError/Code/notAFerryStore`` for a foreign SQLite file, or ``StoreError/Code/openFailed``.
+    ///   ``StoreError/Code/notAFerryStore`` for a foreign SQLite file, ``StoreError/Code/fileNotFound`` for a
+    ///   read-only store that does not exist, or ``StoreError/Code/openFailed``.
     public static func open(
         _ description: PersistentStoreDescription, model: ManagedObjectModel,
         logger: Logger = Logger(label: "ferry.store")
     ) async throws -> PersistentStore {
         let warnings = try model.validate()
-        if case .file(let path) = description.location {
+        if description.isReadOnly {
+            guard case .file(let path) = description.location else {
+                throw StoreError(.openFailed, "an in-memory store cannot be opened read-only: it starts empty")
+            }
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw StoreError(.fileNotFound, "there is no store at this path to read", path: path)
+            }
+        } else if case .file(let path) = description.location {
             // A new store numbers its entities in model order; an existing one keeps its numbers (read below).
             let schema = StoreSchema(model: model)
             // File work with syncs: off the cooperative pool.
@@ -87,10 +97,10 @@ public final class PersistentStore: Sendable {
         let checkpointer: WALCheckpointer?
         do {
             writer = try SerializedConnection(
-                path: description.sqlitePath, busyTimeout: description.busyTimeout,
-                label: "ferry.store.writer", logger: logger)
+                path: description.sqlitePath, mode: description.isReadOnly ? .readOnly : .readWrite,
+                busyTimeout: description.busyTimeout, label: "ferry.store.writer", logger: logger)
             checkpointer =
-                description.checkpointsInBackground && description.location != .inMemory
+                description.checkpointsInBackground && description.location != .inMemory && !description.isReadOnly
                 ? WALCheckpointer(
                     path: description.sqlitePath, thresholdPages: description.walAutoCheckpointPages ?? 1000,
                     synchronous: description.synchronous.rawValue, logger: logger)
@@ -109,6 +119,8 @@ public final class PersistentStore: Sendable {
             }
             try PersistentStore.registerSQLFunctions(on: connection)
             let schema = try StoreSchema(model: model, entityIDs: StoreSchema.storedEntityIDs(on: connection))
+            // A read-only store is checked, and otherwise left as it is.
+            if description.isReadOnly { return (try StoreMetadata.readChecked(connection, schema: schema), schema) }
             let metadata = try StoreMetadata.prepare(connection, schema: schema)
             if description.recordsHistory { try HistoryTables.create(on: connection, path: description.sqlitePath) }
             try PersistentStore.prepareBlobs(on: connection, schema: schema, logger: logger)

@@ -41,6 +41,17 @@ public struct PersistentStoreDescription: Sendable, Hashable {
     /// description.recordsHistory = true
     /// ```
     public var recordsHistory: Bool = false
+    /// Whether the store is opened to read it only (Core Data's `isReadOnly`): the file must exist, nothing is
+    /// created, checked in or swept when it opens, and every write (a save, a batch request) fails with SQLite's
+    /// `SQLITE_READONLY`. Such a store opens where its file or folder cannot be written, such as a snapshot on a
+    /// read-only mount; where both can, closing it removes the `-wal` and `-shm` files as a writer's close does (see
+    /// FerrySQLite's `Connection.Mode.readOnly`). Off by default.
+    ///
+    /// ```swift
+    /// var description = PersistentStoreDescription(path: "/mnt/snapshots/catalog.sqlite")
+    /// description.isReadOnly = true
+    /// ```
+    public var isReadOnly: Bool = false
     /// The size, in bytes, above which a value of a binary attribute that allows external storage goes to a file
     /// in the folder `<path>-blobs/` beside the store instead of its row (128 KiB by
     /// default; a value of exactly this size stays inline). Changing it affects values written from then on;

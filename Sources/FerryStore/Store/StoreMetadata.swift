@@ -52,6 +52,27 @@ public struct StoreMetadata: Sendable, Hashable {
         }
     }
 
+    /// The metadata of a store opened read-only, checked against `schema` as ``prepare(_:schema:)`` checks an
+    /// existing store's; nothing is written.
+    ///
+    /// - Throws: as ``prepare(_:schema:)``; ``StoreError/Code/notAFerryStore`` for a file without Ferry metadata.
+    package static func readChecked(_ connection: Connection, schema: StoreSchema) throws -> StoreMetadata {
+        do {
+            return try connection.transaction(.deferred) {
+                guard let existing = try read(connection) else {
+                    throw StoreError(
+                        .notAFerryStore, "the file has no Ferry metadata, and a store opened read-only is not created",
+                        path: connection.path)
+                }
+                try StoreMigrationState.refuseIfMidMigration(connection)
+                try check(existing, against: schema, path: connection.path)
+                return existing
+            }
+        } catch let error as SQLiteError {
+            throw StoreError(.sqlite, "cannot read the store's metadata", path: connection.path, underlying: error)
+        }
+    }
+
     /// The metadata of an existing Ferry store, or `nil` when `ferry_metadata` is absent or empty.
     static func read(_ connection: Connection) throws -> StoreMetadata? {
         guard let values = try readValues(connection), let hash = values["model_hash"]?.text else { return nil }

@@ -124,7 +124,10 @@ struct ExportCommand: AsyncParsableCommand {
             spec.partitionBy =
                 partitionBy.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
             do {
-                return try await location.reading(logger: logger) { try await $0.export(spec) }
+                // An incremental export records how far it got in the store.
+                return try await location.reading(recordsInStore: sinceLast != nil, logger: logger) {
+                    try await $0.export(spec)
+                }
             } catch let error as FetchPredicateError {
                 printError("error: --where: \(error.annotatedDescription)")
                 throw FerryExitCode.usage

@@ -102,7 +102,8 @@ struct PublishCommand: AsyncParsableCommand {
                 spec.chunkSize = chunkSize
                 spec.maxRejects = maxRejects
                 spec.rejectsPath = rejects
-                return try await location.reading(logger: logger) { try await $0.publish(spec) }
+                // The run is recorded in the store's ledger.
+                return try await location.reading(recordsInStore: true, logger: logger) { try await $0.publish(spec) }
             },
             failed: { error, code in if json { FailureReport(error, code).print() } })
         let seconds = Date().timeIntervalSince(started)

@@ -18,10 +18,16 @@ struct StoreOptions: ParsableArguments {
     var model: String?
 
     /// Runs `work` with the existing store opened to read (no lock: reads see one consistent snapshot while a run
-    /// writes), and closes the store when `work` returns or throws.
+    /// writes), and closes the store when `work` returns or throws. The store is opened read-only unless
+    /// `recordsInStore` (see `BulkSession.openForReading(storePath:model:recordsInStore:logger:)`).
     ///
-    /// - Throws: `StoreError` `.fileNotFound` (exit 66) when there is no store at `--store`; what `work` throws.
-    func reading<Value>(logger: Logger, _ work: (BulkSession) async throws -> Value) async throws -> Value {
-        try await BulkSession.openForReading(storePath: store, model: model, logger: logger).closing(after: work)
+    /// - Throws: `StoreError` `.fileNotFound` (exit 66) when there is no store at `--store`, `.openFailed` (exit 74)
+    ///   when `recordsInStore` and it cannot be written; what `work` throws.
+    func reading<Value>(
+        recordsInStore: Bool = false, logger: Logger, _ work: (BulkSession) async throws -> Value
+    ) async throws -> Value {
+        try await BulkSession.openForReading(
+            storePath: store, model: model, recordsInStore: recordsInStore, logger: logger
+        ).closing(after: work)
     }
 }

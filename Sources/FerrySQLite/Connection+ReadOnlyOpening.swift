@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+    import Glibc
+#else
+    import Darwin
+#endif
+
+extension Connection {
+    /// How a ``Mode/readOnly`` connection opens its file, from what the process may do beside it.
+    enum ReadOnlyOpening: Equatable {
+        /// Read-write underneath, every change refused by `query_only`: hot journals are rolled back, and the last
+        /// connection to close removes the log, as a writer's would.
+        case writableUnderneath
+        /// SQLite's read-only open.
+        case readOnly
+        /// SQLite's read-only open of a file no one can be writing (`immutable=1`): no locks, no log looked for.
+        case immutable
+
+        /// The opening for the database at `path`; `:memory:` and `file:` URIs open as given, read-only.
+        init(path: String) {
+            guard path != ":memory:", !path.hasPrefix("file:") else {
+                self = .readOnly
+                return
+            }
+            let folderWritable = access(Self.folder(of: path), W_OK) == 0
+            if folderWritable && access(path, W_OK) == 0 {
+                self = .writableUnderneath
+            } else if !folderWritable && access(path + "-wal", F_OK) != 0 && access(path + "-journal", F_OK) != 0 {
+                // A writer needs its log beside the file: with none there and none possible, no one is writing.
+                self = .immutable
+            } else {
+                self = .readOnly
+            }
+        }
+
+        /// The folder that holds `path` (`.` for a bare file name).
+        static func folder(of path: String) -> String {
+            guard let slash = path.lastIndex(of: "/") else { return "." }
+            return slash == path.startIndex ? "/" : String(path[..<slash])
+        }
+
+        /// `path` as an SQLite URI with `immutable=1`, its `%`, `?` and `#` escaped (an absolute path gets an empty
+        /// authority, so that one starting `//` is not read as a host).
+        static func immutableURI(for path: String) -> String {
+            var escaped = ""
+            for character in path.unicodeScalars {
+                switch character {
+                case "%": escaped += "%25"
+                case "?": escaped += "%3F"
+                case "#": escaped += "%23"
+                default: escaped.unicodeScalars.append(character)
+                }
+            }
+            return (path.hasPrefix("/") ? "file://" : "file:") + escaped + "?immutable=1"
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import FerrySQLite
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// The commands that only read a store work on one this user may only read, as on a read-only mount, and leave it
+/// exactly as it was; those that record in the store say why they cannot.
+///
+/// The store's folder and file are made read-only, and `ferry` runs as `nobody` (through util-linux's `setpriv`) when
+/// the tests run as root, who may write anywhere, otherwise as the current user.
+struct ReadOnlyStoreCommandTests {
+    let ferry = BuiltCommand(product: "ferry")
+
+    /// Runs `executable` (a copy of `ferry` that any user can reach) with `arguments` as a user without root's rights.
+    func runUnprivileged(_ executable: URL, _ arguments: [String]) throws -> BuiltCommand.Result {
+        guard getuid() == 0 else { return try BuiltCommand(url: executable).run(arguments) }
+        return try BuiltCommand(url: URL(fileURLWithPath: "/usr/bin/setpriv")).run(
+            ["--reuid=65534", "--regid=65534", "--clear-groups", executable.path] + arguments)
+    }
+
+    @Test func exportSnapshotAndInspectReadAStoreInAFolderNoOneMayWrite() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let manager = FileManager.default
+            try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+            let executable = folder.appendingPathComponent("ferry")
+            try manager.copyItem(at: ferry.url, to: executable)
+            let items = try TestSupport.write(
+                Array("sku,name,qty\nA1,Tea,3\nB2,Mug,\nC3,\"Café, crème\",12\n".utf8), to: "items.csv", in: folder)
+            let shelf = folder.appendingPathComponent("shelf")
+            let output = folder.appendingPathComponent("out")
+            for made in [shelf, output] { try manager.createDirectory(at: made, withIntermediateDirectories: false) }
+            try manager.setAttributes([.posixPermissions: 0o777], ofItemAtPath: output.path)
+            let store = shelf.appendingPathComponent("catalog.sqlite").path
+            let imported = try ferry.run([
+                "import", items, "--store", store, "--entity", "Item", "--key", "sku", "--quiet",
+            ])
+            try #require(imported.status == 0, "\(imported.standardError)")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: store))
+            let names = try manager.contentsOfDirectory(atPath: shelf.path).sorted()
+            try manager.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store)
+            try manager.setAttributes([.posixPermissions: 0o555], ofItemAtPath: shelf.path)
+            defer { try? manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: shelf.path) }
+
+            let csv = try runUnprivileged(executable, ["export", "--store", store, "--entity", "Item", "--quiet"])
+            #expect(csv.status == 0, "\(csv.standardError)")
+            #expect(csv.standardOutput == "sku,name,qty\nA1,Tea,3\nB2,Mug,\nC3,\"Café, crème\",12\n")
+
+            let parquet = output.appendingPathComponent("items.parquet").path
+            let export = try runUnprivileged(
+                executable, ["export", "--store", store, "--entity", "Item", "--output", parquet, "--quiet"])
+            #expect(export.status == 0, "\(export.standardError)")
+            let manifest =
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: URL(fileURLWithPath: parquet + ".manifest.json"))) as? [String: Any]
+            #expect(manifest?["rows"] as? Int == 3)
+
+            let snapshot = output.appendingPathComponent("snapshot")
+            let copied = try runUnprivileged(
+                executable, ["snapshot", "--store", store, "--output", snapshot.path, "--quiet"])
+            #expect(copied.status == 0, "\(copied.standardError)")
+            let copy = try Connection(path: snapshot.appendingPathComponent("catalog.sqlite").path, mode: .readOnly)
+            #expect(try copy.prepare("SELECT count(*) FROM Item").fetchOne()?[0] == .integer(3))
+
+            let dataset = output.appendingPathComponent("dataset").path
+            let parquetSnapshot = try runUnprivileged(
+                executable, ["snapshot", "--store", store, "--format", "parquet", "--output", dataset, "--quiet"])
+            #expect(parquetSnapshot.status == 0, "\(parquetSnapshot.standardError)")
+            #expect(manager.fileExists(atPath: dataset + "/_SUCCESS"))
+
+            let inspect = try runUnprivileged(executable, ["inspect", "--store", store])
+            #expect(inspect.status == 0, "\(inspect.standardError)")
+            #expect(inspect.standardOutput.contains(/\n  Item +3\n/), "\(inspect.standardOutput)")
+
+            // An incremental export records how far it got in the store: refused before anything is written.
+            let incremental = output.appendingPathComponent("changes.csv").path
+            let refused = try runUnprivileged(
+                executable,
+                ["export", "--store", store, "--entity", "Item", "--output", incremental, "--since-last", "nightly"])
+            #expect(refused.status == 74)
+            #expect(
+                refused.standardError.contains(
+                    "this session records what it does in the store (an incremental export's position, a publish run), "
+                        + "and the store's file cannot be written by this user"), "\(refused.standardError)")
+            #expect(!manager.fileExists(atPath: incremental))
+
+            #expect(try manager.contentsOfDirectory(atPath: shelf.path).sorted() == names)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == bytes)
+        }
+    }
+}

@@ -41,15 +41,8 @@ extension Connection {
         /// `path` as an SQLite URI with `immutable=1`, its `%`, `?` and `#` escaped (an absolute path gets an empty
         /// authority, so that one starting `//` is not read as a host).
         static func immutableURI(for path: String) -> String {
-            var escaped = ""
-            for character in path.unicodeScalars {
-                switch character {
-                case "%": escaped += "%25"
-                case "?": escaped += "%3F"
-                case "#": escaped += "%23"
-                default: escaped.unicodeScalars.append(character)
-                }
-            }
+            let escapes: [Character: String] = ["%": "%25", "?": "%3F", "#": "%23"]
+            let escaped = path.map { escapes[$0] ?? String($0) }.joined()
             return (path.hasPrefix("/") ? "file://" : "file:") + escaped + "?immutable=1"
         }
     }

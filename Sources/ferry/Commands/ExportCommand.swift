@@ -14,7 +14,8 @@ struct ExportCommand: AsyncParsableCommand {
             appear. Rows stream from the store to the output, so memory stays flat however many there are. The \
             output appears only once complete, with <output>.manifest.json beside it (entity, predicate, fields, \
             rows, SHA-256 of the file, the store's history token and the successful runs it reflects). Standard \
-            output gets no manifest.
+            output gets no manifest. The store is opened read-only and left as it is, so one on a read-only mount \
+            or in another user's folder exports too (but for --since-last, which records its position in the store).
 
             Fields are the entity's stored attributes unless --fields names key paths, which may go through to-one \
             relationships (category.name). Values: numbers as numbers, decimals exactly, booleans true/false, \

@@ -13,7 +13,8 @@ struct SnapshotCommand: AsyncParsableCommand {
             The copy is made with SQLite's VACUUM INTO: a consistent, compacted single file, taken while imports \
             carry on. The external blob files the copy refers to are copied into <store file>-blobs/ beside it, and \
             DIR/manifest.json records each entity's row count, the history token and runs the copy holds, and the \
-            copy's SHA-256. The copy opens like any store (ferry inspect --store DIR/<store file>).
+            copy's SHA-256. The copy opens like any store (ferry inspect --store DIR/<store file>). The store is \
+            opened read-only and left as it is, so one on a read-only mount or in another user's folder copies too.
 
             The snapshot is built in a hidden folder beside DIR and renamed to DIR when complete: DIR holds a whole \
             snapshot or does not exist, and what a killed snapshot left is removed by the next one. A snapshot is \

@@ -14,6 +14,10 @@ extension Connection {
         case readOnly
         /// SQLite's read-only open of a file no one can be writing (`immutable=1`): no locks, no log looked for.
         case immutable
+        /// None: a write-ahead log lies beside the file without its `-shm` index, which SQLite must create to read
+        /// the log, in a folder this process cannot write (a store copied with its `-wal` file alone). Ignoring the
+        /// log would read the file without its last commits.
+        case logWithoutIndex
 
         /// The opening for the database at `path`; `:memory:` and `file:` URIs open as given, read-only.
         init(path: String) {
@@ -27,6 +31,8 @@ extension Connection {
             } else if !folderWritable && access(path + "-wal", F_OK) != 0 && access(path + "-journal", F_OK) != 0 {
                 // A writer needs its log beside the file: with none there and none possible, no one is writing.
                 self = .immutable
+            } else if !folderWritable && access(path + "-wal", F_OK) == 0 && access(path + "-shm", F_OK) != 0 {
+                self = .logWithoutIndex
             } else {
                 self = .readOnly
             }

@@ -85,6 +85,12 @@ public final class Connection {
         case nil: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .writableUnderneath: flags |= SQLITE_OPEN_READWRITE
         case .readOnly, .immutable: flags |= SQLITE_OPEN_READONLY
+        case .logWithoutIndex:
+            throw SQLiteError(
+                extendedCode: .init(rawValue: SQLITE_CANTOPEN),
+                message: "cannot open \(path): its write-ahead log (-wal) lies beside it without its -shm file, which "
+                    + "SQLite must create to read the log, and the folder cannot be written; open the store once where "
+                    + "it can be written (its log is then copied into it), or copy the -shm file too")
         }
         var opened: OpaquePointer?
         // Its write-ahead log written in large pieces (see BufferedLogVFS).

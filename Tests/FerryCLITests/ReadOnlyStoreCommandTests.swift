@@ -87,4 +87,53 @@ struct ReadOnlyStoreCommandTests {
             #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == bytes)
         }
     }
+
+    /// A store copied with its write-ahead log into a folder no one may write: the log's commits are read (the file
+    /// is not opened as immutable), and without the log's `-shm` index, which SQLite would have to create, the export
+    /// fails saying so rather than read the file without them.
+    @Test func aStoreCopiedWithItsLogIsReadWithItsLastCommits() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let manager = FileManager.default
+            try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+            let executable = folder.appendingPathComponent("ferry")
+            try manager.copyItem(at: ferry.url, to: executable)
+            let items = try TestSupport.write(Array("sku,qty\nA1,3\nB2,4\n".utf8), to: "items.csv", in: folder)
+            let store = folder.appendingPathComponent("live.sqlite").path
+            let imported = try ferry.run([
+                "import", items, "--store", store, "--entity", "Item", "--key", "sku", "--quiet",
+            ])
+            try #require(imported.status == 0, "\(imported.standardError)")
+            let copies = [folder.appendingPathComponent("with-index"), folder.appendingPathComponent("log-only")]
+            do {
+                // A commit left in the log, and the files copied while the connection holds them.
+                let writer = try Connection(path: store)
+                try writer.execute("PRAGMA wal_autocheckpoint = 0; UPDATE Item SET qty = 30 WHERE sku = 'A1'")
+                for (copy, suffixes) in zip(copies, [["", "-wal", "-shm"], ["", "-wal"]]) {
+                    try manager.createDirectory(at: copy, withIntermediateDirectories: false)
+                    for suffix in suffixes {
+                        try manager.copyItem(atPath: store + suffix, toPath: copy.path + "/live.sqlite" + suffix)
+                    }
+                }
+            }
+            for copy in copies { try manager.setAttributes([.posixPermissions: 0o555], ofItemAtPath: copy.path) }
+            defer {
+                for copy in copies { try? manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy.path) }
+            }
+
+            let withIndex = copies[0].appendingPathComponent("live.sqlite").path
+            let read = try runUnprivileged(executable, ["export", "--store", withIndex, "--entity", "Item", "--quiet"])
+            #expect(read.status == 0, "\(read.standardError)")
+            #expect(read.standardOutput == "sku,qty\nA1,30\nB2,4\n")
+
+            let logOnly = copies[1].appendingPathComponent("live.sqlite").path
+            let refused = try runUnprivileged(
+                executable, ["export", "--store", logOnly, "--entity", "Item", "--quiet"])
+            #expect(refused.status == 74)
+            #expect(
+                refused.standardError.contains(
+                    "its write-ahead log (-wal) lies beside it without its -shm file, which SQLite must create to read "
+                        + "the log, and the folder cannot be written"), "\(refused.standardError)")
+            #expect(refused.standardOutput == "")
+        }
+    }
 }

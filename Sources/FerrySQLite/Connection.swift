@@ -36,7 +36,8 @@ public final class Connection {
         /// Elsewhere (a read-only mount, a folder or file of another user) it is SQLite's read-only open; when no
         /// log can exist beside the file either (its folder cannot be written and there is no `-wal` or `-journal`
         /// file, so no writer can be at work), the file is opened as immutable, without which SQLite cannot read a
-        /// WAL-mode file in a folder it cannot write.
+        /// WAL-mode file in a folder it cannot write. A `-wal` file there without its `-shm` fails the open
+        /// (`SQLITE_CANTOPEN`, saying so): SQLite could not read the log, and the file alone lacks its commits.
         case readOnly
     }
 

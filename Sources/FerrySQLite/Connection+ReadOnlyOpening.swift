@@ -18,6 +18,10 @@ extension Connection {
         /// the log, in a folder this process cannot write (a store copied with its `-wal` file alone). Ignoring the
         /// log would read the file without its last commits.
         case logWithoutIndex
+        /// None: another user's file in a folder this process may write, with no log beside it. SQLite would create
+        /// the `-wal` and `-shm` files, owned by this process, and leave them: the owner could not write them, and
+        /// its next write would fail on them.
+        case filesTheOwnerCouldNotWrite
 
         /// The opening for the database at `path`; `:memory:` and `file:` URIs open as given, read-only.
         init(path: String) {
@@ -33,9 +37,17 @@ extension Connection {
                 self = .immutable
             } else if !folderWritable && access(path + "-wal", F_OK) == 0 && access(path + "-shm", F_OK) != 0 {
                 self = .logWithoutIndex
+            } else if folderWritable && access(path + "-wal", F_OK) != 0 && !Self.isOwnedByThisProcess(path) {
+                self = .filesTheOwnerCouldNotWrite
             } else {
                 self = .readOnly
             }
+        }
+
+        /// Whether this process's user owns the file at `path` (or it cannot be looked at: SQLite then reports it).
+        static func isOwnedByThisProcess(_ path: String) -> Bool {
+            var status = stat()
+            return stat(path, &status) != 0 || status.st_uid == geteuid()
         }
 
         /// The folder that holds `path` (`.` for a bare file name).

@@ -37,7 +37,9 @@ public final class Connection {
         /// log can exist beside the file either (its folder cannot be written and there is no `-wal` or `-journal`
         /// file, so no writer can be at work), the file is opened as immutable, without which SQLite cannot read a
         /// WAL-mode file in a folder it cannot write. A `-wal` file there without its `-shm` fails the open
-        /// (`SQLITE_CANTOPEN`, saying so): SQLite could not read the log, and the file alone lacks its commits.
+        /// (`SQLITE_CANTOPEN`, saying so): SQLite could not read the log, and the file alone lacks its commits. So
+        /// does another user's file that this process may not write in a folder it may, when no log lies beside it:
+        /// SQLite would leave `-wal` and `-shm` files there that the owner could not write.
         case readOnly
     }
 
@@ -92,6 +94,12 @@ public final class Connection {
                 message: "cannot open \(path): its write-ahead log (-wal) lies beside it without its -shm file, which "
                     + "SQLite must create to read the log, and the folder cannot be written; open the store once where "
                     + "it can be written (its log is then copied into it), or copy the -shm file too")
+        case .filesTheOwnerCouldNotWrite:
+            throw SQLiteError(
+                extendedCode: .init(rawValue: SQLITE_CANTOPEN),
+                message: "cannot open \(path) to read it: this user may write its folder but not the file, and SQLite "
+                    + "would leave -wal and -shm files beside it, owned by this user, on which its owner's next write "
+                    + "would fail; read it as a user who may write it, or from a folder this user cannot write")
         }
         var opened: OpaquePointer?
         // Its write-ahead log written in large pieces (see BufferedLogVFS).

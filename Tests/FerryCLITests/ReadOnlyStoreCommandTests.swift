@@ -136,4 +136,43 @@ struct ReadOnlyStoreCommandTests {
             #expect(refused.standardOutput == "")
         }
     }
+
+    /// Runs `executable` with `arguments` as the user `uid` (root only).
+    func run(as uid: Int, _ executable: URL, _ arguments: [String]) throws -> BuiltCommand.Result {
+        try BuiltCommand(url: URL(fileURLWithPath: "/usr/bin/setpriv")).run(
+            ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", executable.path] + arguments)
+    }
+
+    /// Another user's store in a folder everyone may write: reading it would leave `-wal` and `-shm` files the owner
+    /// could not write, on which the owner's next import would fail, so the reader is refused and the owner's import
+    /// goes on. Two users other than root are needed.
+    @Test(.enabled(if: getuid() == 0, "needs root, to run ferry as two other users"))
+    func anotherUsersStoreInASharedFolderIsRefusedRatherThanLeftUnwritableForItsOwner() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let manager = FileManager.default
+            try manager.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
+            let executable = folder.appendingPathComponent("ferry")
+            try manager.copyItem(at: ferry.url, to: executable)
+            let items = try TestSupport.write(Array("sku,qty\nA1,3\n".utf8), to: "items.csv", in: folder)
+            try manager.setAttributes([.posixPermissions: 0o644], ofItemAtPath: items)
+            let store = folder.appendingPathComponent("team.sqlite").path
+            let owner = 1001
+            let importing = ["import", items, "--store", store, "--entity", "Item", "--key", "sku", "--quiet"]
+            let created = try run(as: owner, executable, importing)
+            try #require(created.status == 0, "\(created.standardError)")
+
+            let read = try run(as: 65534, executable, ["export", "--store", store, "--entity", "Item", "--quiet"])
+            #expect(read.status == 74)
+            #expect(
+                read.standardError.contains(
+                    "this user may write its folder but not the file, and SQLite would leave -wal and -shm files beside "
+                        + "it, owned by this user, on which its owner's next write would fail"),
+                "\(read.standardError)")
+            #expect(!manager.fileExists(atPath: store + "-wal"))
+            #expect(!manager.fileExists(atPath: store + "-shm"))
+
+            let again = try run(as: owner, executable, importing)
+            #expect(again.status == 0, "\(again.standardError)")
+        }
+    }
 }

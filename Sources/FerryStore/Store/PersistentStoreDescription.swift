@@ -44,8 +44,9 @@ public struct PersistentStoreDescription: Sendable, Hashable {
     /// Whether the store is opened to read it only (Core Data's `isReadOnly`): the file must exist, nothing is
     /// created, checked in or swept when it opens, and every write (a save, a batch request) fails with SQLite's
     /// `SQLITE_READONLY`. Such a store opens where its file or folder cannot be written, such as a snapshot on a
-    /// read-only mount; where both can, closing it removes the `-wal` and `-shm` files as a writer's close does (see
-    /// FerrySQLite's `Connection.Mode.readOnly`). Off by default.
+    /// read-only mount (not another user's file in a folder this process may write, where SQLite would leave files
+    /// the owner could not write); where both can, closing it removes the `-wal` and `-shm` files as a writer's close
+    /// does. FerrySQLite's `Connection.Mode.readOnly` has the rules. Off by default.
     ///
     /// ```swift
     /// var description = PersistentStoreDescription(path: "/mnt/snapshots/catalog.sqlite")

@@ -14,14 +14,8 @@ extension Connection {
         case readOnly
         /// SQLite's read-only open of a file no one can be writing (`immutable=1`): no locks, no log looked for.
         case immutable
-        /// None: a write-ahead log lies beside the file without its `-shm` index, which SQLite must create to read
-        /// the log, in a folder this process cannot write (a store copied with its `-wal` file alone). Ignoring the
-        /// log would read the file without its last commits.
-        case logWithoutIndex
-        /// None: another user's file in a folder this process may write, with no log beside it. SQLite would create
-        /// the `-wal` and `-shm` files, owned by this process, and leave them: the owner could not write them, and
-        /// its next write would fail on them.
-        case filesTheOwnerCouldNotWrite
+        /// None: opening the file would read it without its last commits or leave files that harm its owner.
+        case refused(because: String)
 
         /// The opening for the database at `path`; `:memory:` and `file:` URIs open as given, read-only.
         init(path: String) {
@@ -36,9 +30,17 @@ extension Connection {
                 // A writer needs its log beside the file: with none there and none possible, no one is writing.
                 self = .immutable
             } else if !folderWritable && access(path + "-wal", F_OK) == 0 && access(path + "-shm", F_OK) != 0 {
-                self = .logWithoutIndex
+                // A store copied with its -wal alone: SQLite must create the -shm index to read the log.
+                self = .refused(
+                    because: "its write-ahead log (-wal) lies beside it without its -shm file, which SQLite must "
+                        + "create to read the log, and the folder cannot be written; open the store once where it can "
+                        + "be written (its log is then copied into it), or copy the -shm file too")
             } else if folderWritable && access(path + "-wal", F_OK) != 0 && !Self.isOwnedByThisProcess(path) {
-                self = .filesTheOwnerCouldNotWrite
+                // SQLite would create the -wal and -shm files and leave them, owned by this process.
+                self = .refused(
+                    because: "this user may write its folder but not the file, and SQLite would leave -wal and -shm "
+                        + "files beside it, owned by this user, on which its owner's next write would fail; read it "
+                        + "as a user who may write it, or from a folder this user cannot write")
             } else {
                 self = .readOnly
             }

@@ -88,18 +88,9 @@ public final class Connection {
         case nil: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .writableUnderneath: flags |= SQLITE_OPEN_READWRITE
         case .readOnly, .immutable: flags |= SQLITE_OPEN_READONLY
-        case .logWithoutIndex:
+        case .refused(let reason):
             throw SQLiteError(
-                extendedCode: .init(rawValue: SQLITE_CANTOPEN),
-                message: "cannot open \(path): its write-ahead log (-wal) lies beside it without its -shm file, which "
-                    + "SQLite must create to read the log, and the folder cannot be written; open the store once where "
-                    + "it can be written (its log is then copied into it), or copy the -shm file too")
-        case .filesTheOwnerCouldNotWrite:
-            throw SQLiteError(
-                extendedCode: .init(rawValue: SQLITE_CANTOPEN),
-                message: "cannot open \(path) to read it: this user may write its folder but not the file, and SQLite "
-                    + "would leave -wal and -shm files beside it, owned by this user, on which its owner's next write "
-                    + "would fail; read it as a user who may write it, or from a folder this user cannot write")
+                extendedCode: .init(rawValue: SQLITE_CANTOPEN), message: "cannot open \(path) to read it: \(reason)")
         }
         var opened: OpaquePointer?
         // Its write-ahead log written in large pieces (see BufferedLogVFS).

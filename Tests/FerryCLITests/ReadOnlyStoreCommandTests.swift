@@ -9,45 +9,66 @@ import Testing
 /// The store's folder and file are made read-only, and `ferry` runs as `nobody` (through util-linux's `setpriv`) when
 /// the tests run as root, who may write anywhere, otherwise as the current user.
 struct ReadOnlyStoreCommandTests {
-    let ferry = BuiltCommand(product: "ferry")
+    /// `nobody` when the tests run as root, who may write anywhere; otherwise `nil`, the current user.
+    static let unprivileged: Int? = getuid() == 0 ? 65534 : nil
 
-    /// Runs `executable` (a copy of `ferry` that any user can reach) with `arguments` as a user without root's rights.
-    func runUnprivileged(_ executable: URL, _ arguments: [String]) throws -> BuiltCommand.Result {
-        guard getuid() == 0 else { return try BuiltCommand(url: executable).run(arguments) }
-        return try BuiltCommand(url: URL(fileURLWithPath: "/usr/bin/setpriv")).run(
-            ["--reuid=65534", "--regid=65534", "--clear-groups", executable.path] + arguments)
+    /// A temporary folder every user may enter (`mode`), with a copy of `ferry` that any user can run (wherever the
+    /// build folder is) and `items.csv` holding `csv`.
+    struct Workspace {
+        let folder: URL
+        let executable: URL
+        let items: String
+
+        init(_ folder: URL, mode: Int, csv: String) throws {
+            let manager = FileManager.default
+            try manager.setAttributes([.posixPermissions: mode], ofItemAtPath: folder.path)
+            self.folder = folder
+            executable = folder.appendingPathComponent("ferry")
+            try manager.copyItem(at: BuiltCommand(product: "ferry").url, to: executable)
+            items = try TestSupport.write(Array(csv.utf8), to: "items.csv", in: folder)
+            try manager.setAttributes([.posixPermissions: 0o644], ofItemAtPath: items)
+        }
+
+        /// Runs `ferry` with `arguments` as the user `uid` (`nil`: this process's; another one needs root).
+        func run(as uid: Int?, _ arguments: [String]) throws -> BuiltCommand.Result {
+            guard let uid else { return try BuiltCommand(url: executable).run(arguments) }
+            return try BuiltCommand(url: URL(fileURLWithPath: "/usr/bin/setpriv")).run(
+                ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", executable.path] + arguments)
+        }
+
+        /// The items imported into a new store at `store` (entity `Item`, keyed by `sku`) by the user `uid`.
+        func importItems(into store: String, as uid: Int? = nil) throws {
+            let imported = try run(
+                as: uid, ["import", items, "--store", store, "--entity", "Item", "--key", "sku", "--quiet"])
+            try #require(imported.status == 0, "\(imported.standardError)")
+        }
     }
 
     @Test func exportSnapshotAndInspectReadAStoreInAFolderNoOneMayWrite() throws {
         try TestSupport.withTemporaryFolder { folder in
             let manager = FileManager.default
-            try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
-            let executable = folder.appendingPathComponent("ferry")
-            try manager.copyItem(at: ferry.url, to: executable)
-            let items = try TestSupport.write(
-                Array("sku,name,qty\nA1,Tea,3\nB2,Mug,\nC3,\"Café, crème\",12\n".utf8), to: "items.csv", in: folder)
+            let workspace = try Workspace(
+                folder, mode: 0o755, csv: "sku,name,qty\nA1,Tea,3\nB2,Mug,\nC3,\"Café, crème\",12\n")
             let shelf = folder.appendingPathComponent("shelf")
             let output = folder.appendingPathComponent("out")
             for made in [shelf, output] { try manager.createDirectory(at: made, withIntermediateDirectories: false) }
             try manager.setAttributes([.posixPermissions: 0o777], ofItemAtPath: output.path)
             let store = shelf.appendingPathComponent("catalog.sqlite").path
-            let imported = try ferry.run([
-                "import", items, "--store", store, "--entity", "Item", "--key", "sku", "--quiet",
-            ])
-            try #require(imported.status == 0, "\(imported.standardError)")
+            try workspace.importItems(into: store)
             let bytes = try Data(contentsOf: URL(fileURLWithPath: store))
             let names = try manager.contentsOfDirectory(atPath: shelf.path).sorted()
             try manager.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store)
             try manager.setAttributes([.posixPermissions: 0o555], ofItemAtPath: shelf.path)
             defer { try? manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: shelf.path) }
 
-            let csv = try runUnprivileged(executable, ["export", "--store", store, "--entity", "Item", "--quiet"])
+            let csv = try workspace.run(
+                as: Self.unprivileged, ["export", "--store", store, "--entity", "Item", "--quiet"])
             #expect(csv.status == 0, "\(csv.standardError)")
             #expect(csv.standardOutput == "sku,name,qty\nA1,Tea,3\nB2,Mug,\nC3,\"Café, crème\",12\n")
 
             let parquet = output.appendingPathComponent("items.parquet").path
-            let export = try runUnprivileged(
-                executable, ["export", "--store", store, "--entity", "Item", "--output", parquet, "--quiet"])
+            let export = try workspace.run(
+                as: Self.unprivileged, ["export", "--store", store, "--entity", "Item", "--output", parquet, "--quiet"])
             #expect(export.status == 0, "\(export.standardError)")
             let manifest =
                 try JSONSerialization.jsonObject(
@@ -55,26 +76,27 @@ struct ReadOnlyStoreCommandTests {
             #expect(manifest?["rows"] as? Int == 3)
 
             let snapshot = output.appendingPathComponent("snapshot")
-            let copied = try runUnprivileged(
-                executable, ["snapshot", "--store", store, "--output", snapshot.path, "--quiet"])
+            let copied = try workspace.run(
+                as: Self.unprivileged, ["snapshot", "--store", store, "--output", snapshot.path, "--quiet"])
             #expect(copied.status == 0, "\(copied.standardError)")
             let copy = try Connection(path: snapshot.appendingPathComponent("catalog.sqlite").path, mode: .readOnly)
             #expect(try copy.prepare("SELECT count(*) FROM Item").fetchOne()?[0] == .integer(3))
 
             let dataset = output.appendingPathComponent("dataset").path
-            let parquetSnapshot = try runUnprivileged(
-                executable, ["snapshot", "--store", store, "--format", "parquet", "--output", dataset, "--quiet"])
+            let parquetSnapshot = try workspace.run(
+                as: Self.unprivileged,
+                ["snapshot", "--store", store, "--format", "parquet", "--output", dataset, "--quiet"])
             #expect(parquetSnapshot.status == 0, "\(parquetSnapshot.standardError)")
             #expect(manager.fileExists(atPath: dataset + "/_SUCCESS"))
 
-            let inspect = try runUnprivileged(executable, ["inspect", "--store", store])
+            let inspect = try workspace.run(as: Self.unprivileged, ["inspect", "--store", store])
             #expect(inspect.status == 0, "\(inspect.standardError)")
             #expect(inspect.standardOutput.contains(/\n  Item +3\n/), "\(inspect.standardOutput)")
 
             // An incremental export records how far it got in the store: refused before anything is written.
             let incremental = output.appendingPathComponent("changes.csv").path
-            let refused = try runUnprivileged(
-                executable,
+            let refused = try workspace.run(
+                as: Self.unprivileged,
                 ["export", "--store", store, "--entity", "Item", "--output", incremental, "--since-last", "nightly"])
             #expect(refused.status == 74)
             #expect(
@@ -94,15 +116,9 @@ struct ReadOnlyStoreCommandTests {
     @Test func aStoreCopiedWithItsLogIsReadWithItsLastCommits() throws {
         try TestSupport.withTemporaryFolder { folder in
             let manager = FileManager.default
-            try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
-            let executable = folder.appendingPathComponent("ferry")
-            try manager.copyItem(at: ferry.url, to: executable)
-            let items = try TestSupport.write(Array("sku,qty\nA1,3\nB2,4\n".utf8), to: "items.csv", in: folder)
+            let workspace = try Workspace(folder, mode: 0o755, csv: "sku,qty\nA1,3\nB2,4\n")
             let store = folder.appendingPathComponent("live.sqlite").path
-            let imported = try ferry.run([
-                "import", items, "--store", store, "--entity", "Item", "--key", "sku", "--quiet",
-            ])
-            try #require(imported.status == 0, "\(imported.standardError)")
+            try workspace.importItems(into: store)
             let copies = [folder.appendingPathComponent("with-index"), folder.appendingPathComponent("log-only")]
             do {
                 // A commit left in the log, and the files copied while the connection holds them.
@@ -121,13 +137,14 @@ struct ReadOnlyStoreCommandTests {
             }
 
             let withIndex = copies[0].appendingPathComponent("live.sqlite").path
-            let read = try runUnprivileged(executable, ["export", "--store", withIndex, "--entity", "Item", "--quiet"])
+            let read = try workspace.run(
+                as: Self.unprivileged, ["export", "--store", withIndex, "--entity", "Item", "--quiet"])
             #expect(read.status == 0, "\(read.standardError)")
             #expect(read.standardOutput == "sku,qty\nA1,30\nB2,4\n")
 
             let logOnly = copies[1].appendingPathComponent("live.sqlite").path
-            let refused = try runUnprivileged(
-                executable, ["export", "--store", logOnly, "--entity", "Item", "--quiet"])
+            let refused = try workspace.run(
+                as: Self.unprivileged, ["export", "--store", logOnly, "--entity", "Item", "--quiet"])
             #expect(refused.status == 74)
             #expect(
                 refused.standardError.contains(
@@ -137,12 +154,6 @@ struct ReadOnlyStoreCommandTests {
         }
     }
 
-    /// Runs `executable` with `arguments` as the user `uid` (root only).
-    func run(as uid: Int, _ executable: URL, _ arguments: [String]) throws -> BuiltCommand.Result {
-        try BuiltCommand(url: URL(fileURLWithPath: "/usr/bin/setpriv")).run(
-            ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", executable.path] + arguments)
-    }
-
     /// Another user's store in a folder everyone may write: reading it would leave `-wal` and `-shm` files the owner
     /// could not write, on which the owner's next import would fail, so the reader is refused and the owner's import
     /// goes on. Two users other than root are needed.
@@ -150,18 +161,12 @@ struct ReadOnlyStoreCommandTests {
     func anotherUsersStoreInASharedFolderIsRefusedRatherThanLeftUnwritableForItsOwner() throws {
         try TestSupport.withTemporaryFolder { folder in
             let manager = FileManager.default
-            try manager.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
-            let executable = folder.appendingPathComponent("ferry")
-            try manager.copyItem(at: ferry.url, to: executable)
-            let items = try TestSupport.write(Array("sku,qty\nA1,3\n".utf8), to: "items.csv", in: folder)
-            try manager.setAttributes([.posixPermissions: 0o644], ofItemAtPath: items)
+            let workspace = try Workspace(folder, mode: 0o777, csv: "sku,qty\nA1,3\n")
             let store = folder.appendingPathComponent("team.sqlite").path
             let owner = 1001
-            let importing = ["import", items, "--store", store, "--entity", "Item", "--key", "sku", "--quiet"]
-            let created = try run(as: owner, executable, importing)
-            try #require(created.status == 0, "\(created.standardError)")
+            try workspace.importItems(into: store, as: owner)
 
-            let read = try run(as: 65534, executable, ["export", "--store", store, "--entity", "Item", "--quiet"])
+            let read = try workspace.run(as: 65534, ["export", "--store", store, "--entity", "Item", "--quiet"])
             #expect(read.status == 74)
             #expect(
                 read.standardError.contains(
@@ -171,8 +176,7 @@ struct ReadOnlyStoreCommandTests {
             #expect(!manager.fileExists(atPath: store + "-wal"))
             #expect(!manager.fileExists(atPath: store + "-shm"))
 
-            let again = try run(as: owner, executable, importing)
-            #expect(again.status == 0, "\(again.standardError)")
+            try workspace.importItems(into: store, as: owner)
         }
     }
 }

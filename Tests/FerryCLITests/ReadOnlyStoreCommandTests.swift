@@ -6,8 +6,8 @@ import Testing
 /// The commands that only read a store work on one this user may only read, as on a read-only mount, and leave it
 /// exactly as it was; those that record in the store say why they cannot.
 ///
-/// The store's folder and file are made read-only, and `ferry` runs as `nobody` (through util-linux's `setpriv`) when
-/// the tests run as root, who may write anywhere, otherwise as the current user.
+/// `ferry` runs as `nobody` (through util-linux's `setpriv`) when the tests run as root, who may write anywhere,
+/// otherwise as the current user; a store owned by yet another user needs root.
 struct ReadOnlyStoreCommandTests {
     /// `nobody` when the tests run as root, who may write anywhere; otherwise `nil`, the current user.
     static let unprivileged: Int? = getuid() == 0 ? 65534 : nil
@@ -15,14 +15,12 @@ struct ReadOnlyStoreCommandTests {
     /// A temporary folder every user may enter (`mode`), with a copy of `ferry` that any user can run (wherever the
     /// build folder is) and `items.csv` holding `csv`.
     struct Workspace {
-        let folder: URL
         let executable: URL
         let items: String
 
         init(_ folder: URL, mode: Int, csv: String) throws {
             let manager = FileManager.default
             try manager.setAttributes([.posixPermissions: mode], ofItemAtPath: folder.path)
-            self.folder = folder
             executable = folder.appendingPathComponent("ferry")
             try manager.copyItem(at: BuiltCommand(product: "ferry").url, to: executable)
             items = try TestSupport.write(Array(csv.utf8), to: "items.csv", in: folder)

@@ -1,13 +1,15 @@
 # Ferry: `make demo` and `make test` work on a fresh Debian machine with Swift installed.
 # They install the C libraries Ferry links (libsqlite3-dev, libcsv-dev, libssl-dev, libzstd-dev, libsnappy-dev)
 # when missing, and libxml2, which Foundation's XMLParser (FoundationXML) loads to read Xcode models; `make test`
-# also creates .venv-test/ with pyarrow and DuckDB, which the tests read Parquet with, installs PostgreSQL's server
-# (TEST_PKGS) and runs one for the tests (Tests/postgres-server.sh), stopped again when they end, pass or fail.
+# also creates .venv-test/ with pyarrow, DuckDB and PySpark, which the tests read Parquet with, installs PostgreSQL's
+# server and Java (TEST_PKGS) and runs a server for the tests (Tests/postgres-server.sh), stopped again when they end,
+# pass or fail.
 
 SWIFT        ?= swift
 SYSTEM_PKGS  := libsqlite3-dev libcsv-dev libssl-dev libzstd-dev libsnappy-dev libxml2 libpq-dev
-# Only the tests need a PostgreSQL server (ferry publish's tests run against a real one).
-TEST_PKGS    := postgresql
+# Only the tests need a PostgreSQL server (ferry publish's tests run against a real one) and Java (Apache Spark reads
+# the Parquet files Ferry writes).
+TEST_PKGS    := postgresql openjdk-17-jre-headless
 # Where Tests/postgres-server.sh remembers the server it started for `make test`.
 TEST_POSTGRES := $(CURDIR)/.build/postgres-test.state
 # Where Pipelines/demo.yml writes.
@@ -25,7 +27,7 @@ all: build
 deps:
 	@$(MAKE) --no-print-directory install-missing PKGS="$(SYSTEM_PKGS)"
 
-## test-deps: the system packages only the tests need (PostgreSQL's server).
+## test-deps: the system packages only the tests need (PostgreSQL's server, Java for Apache Spark).
 test-deps:
 	@$(MAKE) --no-print-directory install-missing PKGS="$(TEST_PKGS)"
 
@@ -45,10 +47,11 @@ install-missing:
 build: deps
 	$(SWIFT) build
 
-## test-readers: a Python virtual environment with pyarrow and DuckDB (from PyPI) in $(TEST_VENV)/, if missing.
+## test-readers: a Python virtual environment with pyarrow, DuckDB and PySpark (from PyPI) in $(TEST_VENV)/, if
+## missing: Parquet readers that share no code with Ferry.
 test-readers:
-	@if ! $(TEST_PYTHON) -c "import pyarrow, duckdb" 2>/dev/null; then \
-	  echo "Creating $(TEST_VENV)/ with pyarrow and duckdb ..."; \
+	@if ! $(TEST_PYTHON) -c "import pyarrow, duckdb, pyspark" 2>/dev/null; then \
+	  echo "Creating $(TEST_VENV)/ with pyarrow, duckdb and pyspark ..."; \
 	  if ! python3 -m venv $(TEST_VENV) 2>/dev/null; then \
 	    if [ "$$(id -u)" -ne 0 ]; then \
 	      echo "Python's venv module is missing: sudo apt-get install -y python3-venv"; exit 1; \
@@ -56,7 +59,7 @@ test-readers:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv && \
 	      python3 -m venv $(TEST_VENV) || exit 1; \
 	  fi; \
-	  $(TEST_VENV)/bin/pip install -q pyarrow duckdb || exit 1; \
+	  $(TEST_VENV)/bin/pip install -q pyarrow duckdb pyspark || exit 1; \
 	fi
 
 ## test: the whole test suite (what CI runs).

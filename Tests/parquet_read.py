@@ -4,6 +4,8 @@ Ferry's tests call it to check the files Ferry writes with readers that share no
 
     parquet_read.py FILE             {"pyarrow": {...}, "duckdb": {...}} for one file
     parquet_read.py --hive GLOB      {"duckdb": {...}} for a dataset read with hive_partitioning
+    parquet_read.py --spark PATH...  {"spark": [{...}, ...]} for files or dataset folders, read by Apache Spark
+                                     (parquet-java, on the JVM) in one session
 
 Every value is printed as text (null stays null), so that both readers agree when the file is right: integers
 as digits, floats as Python's shortest round-trip text (`nan`, `inf`, `-0.0`), booleans as `true`/`false`,
@@ -119,13 +121,51 @@ def read_duckdb(source, hive):
     return {"rows": len(rows), "columns": columns, "types": types}
 
 
+def read_spark(paths):
+    from pyspark.sql import SparkSession
+    from pyspark.sql import functions
+    from pyspark.sql import types
+
+    spark = (
+        SparkSession.builder.master("local[1]")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.ui.enabled", "false")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    readings = []
+    try:
+        for path in paths:
+            frame = spark.read.parquet(path)
+            selects = []
+            for field in frame.schema.fields:
+                column = functions.col("`" + field.name.replace("`", "``") + "`")
+                if isinstance(field.dataType, types.TimestampType):
+                    column = functions.unix_micros(column)
+                selects.append(column.alias(field.name))
+            rows = frame.select(*selects).collect()
+            names = [field.name for field in frame.schema.fields]
+            readings.append(
+                {
+                    "rows": len(rows),
+                    "columns": {name: [plain(row[index]) for row in rows] for index, name in enumerate(names)},
+                    "types": {field.name: field.dataType.simpleString() for field in frame.schema.fields},
+                }
+            )
+    finally:
+        spark.stop()
+    return readings
+
+
 def main(arguments):
     if len(arguments) == 2 and arguments[0] == "--hive":
         result = {"duckdb": read_duckdb(arguments[1], hive=True)}
+    elif len(arguments) >= 2 and arguments[0] == "--spark":
+        result = {"spark": read_spark(arguments[1:])}
     elif len(arguments) == 1:
         result = {"pyarrow": read_pyarrow(arguments[0]), "duckdb": read_duckdb(arguments[0], hive=False)}
     else:
-        print("usage: parquet_read.py FILE | --hive GLOB", file=sys.stderr)
+        print("usage: parquet_read.py FILE | --hive GLOB | --spark PATH...", file=sys.stderr)
         return 64
     json.dump(result, sys.stdout)
     return 0

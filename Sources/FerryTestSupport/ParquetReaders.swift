@@ -1,10 +1,11 @@
 import Foundation
 
-/// Reads Parquet files with readers that share no code with Ferry (pyarrow and DuckDB, through
+/// Reads Parquet files with readers that share no code with Ferry (pyarrow, DuckDB and Apache Spark, through
 /// `Tests/parquet_read.py`), for tests that check what Ferry writes.
 ///
 /// The Python interpreter comes from the environment variable `FERRY_TEST_PYTHON`, which `make test` sets to a
-/// virtual environment it creates with pyarrow and DuckDB.
+/// virtual environment it creates with pyarrow, DuckDB and PySpark (Spark also needs Java, which `make test`
+/// installs).
 public enum ParquetReaders {
     /// Why the readers could not run.
     public struct Unavailable: Error, CustomStringConvertible {
@@ -40,7 +41,7 @@ public enum ParquetReaders {
             return columns[index]
         }
 
-        /// DuckDB's type names by column.
+        /// DuckDB's or Spark's type names by column.
         public var types: [String: String] { json["types"] as? [String: String] ?? [:] }
     }
 
@@ -80,6 +81,20 @@ public enum ParquetReaders {
             throw Unavailable(description: "parquet_read.py gave no duckdb reading")
         }
         return Reading(json: duckdb)
+    }
+
+    /// Reads each of `paths` with Apache Spark (parquet-java, on the JVM), in one Spark session: starting one takes
+    /// about ten seconds. A path may be a file or a dataset folder, whose `name=value` sub-folders Spark reads as
+    /// partition columns. Each reading has rows, columns (printed as the other readers print them; timestamps as
+    /// microseconds) and types (Spark's names, such as `smallint` or `decimal(10,2)`).
+    ///
+    /// - Throws: ``Unavailable`` without the readers, or when Spark fails (its message in the error).
+    public static func readWithSpark(_ paths: [String]) throws -> [Reading] {
+        let json = try run(["--spark"] + paths)
+        guard let readings = json["spark"] as? [[String: Any]], readings.count == paths.count else {
+            throw Unavailable(description: "parquet_read.py gave no spark reading for each path")
+        }
+        return readings.map(Reading.init(json:))
     }
 
     private static func run(_ arguments: [String]) throws -> [String: Any] {

@@ -48,7 +48,7 @@ build: deps
 	$(SWIFT) build
 
 ## test-readers: a Python virtual environment with pyarrow, DuckDB and PySpark (from PyPI) in $(TEST_VENV)/, if
-## missing: Parquet readers that share no code with Ferry.
+## missing: Parquet readers that share no code with Ferry. PySpark 4 runs on the Java 17 of TEST_PKGS.
 test-readers:
 	@if ! $(TEST_PYTHON) -c "import pyarrow, duckdb, pyspark" 2>/dev/null; then \
 	  echo "Creating $(TEST_VENV)/ with pyarrow, duckdb and pyspark ..."; \
@@ -59,7 +59,7 @@ test-readers:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv && \
 	      python3 -m venv $(TEST_VENV) || exit 1; \
 	  fi; \
-	  $(TEST_VENV)/bin/pip install -q pyarrow duckdb pyspark || exit 1; \
+	  $(TEST_VENV)/bin/pip install -q pyarrow duckdb "pyspark>=4,<5" || exit 1; \
 	fi
 
 ## test: the whole test suite (what CI runs).

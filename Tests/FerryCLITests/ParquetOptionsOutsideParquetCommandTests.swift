@@ -2,8 +2,9 @@ import FerryTestSupport
 import Foundation
 import Testing
 
-/// `--compression`, `--zstd-level`, `--row-group-rows` and `--row-group-mib` given to a command that writes no
-/// Parquet: a usage error that writes nothing, not an option silently ignored.
+/// `--compression`, `--zstd-level`, `--row-group-rows`, `--row-group-mib` and `--uuids-as-text` given to a command that
+/// writes no Parquet: a usage error that writes nothing, not an option silently ignored; on an export that writes
+/// Parquet because of `--format` rather than its extension, they are taken.
 struct ParquetOptionsOutsideParquetCommandTests {
     let ferry = BuiltCommand(product: "ferry")
 
@@ -32,39 +33,6 @@ struct ParquetOptionsOutsideParquetCommandTests {
                 snapshot.standardError.contains("\(option) lays out Parquet files only; give --format parquet."),
                 "\(snapshot.standardError)")
             #expect(!FileManager.default.fileExists(atPath: copy))
-        }
-    }
-
-    @Test("--uuids-as-text writes a UUID attribute as a string column of its text, which DuckDB reads as VARCHAR")
-    func uuidsAsText() throws {
-        try TestSupport.withTemporaryFolder { folder in
-            let model = folder.appendingPathComponent("model.yml")
-            let yaml = """
-                entities:
-                  Item:
-                    attributes: { sku: string, token: uuid }
-                    uniquenessConstraints: [[sku]]
-                """
-            try yaml.write(to: model, atomically: true, encoding: .utf8)
-            let source = folder.appendingPathComponent("items.csv")
-            try "sku,token\nA,E621E1F8-C36C-495A-93FC-0C247A3E6E5F\nB,\n".write(
-                to: source, atomically: true, encoding: .utf8)
-            let store = folder.appendingPathComponent("items.sqlite").path
-            let imported = try ferry.run([
-                "import", "--quiet", source.path, "--store", store, "--model", model.path, "--entity", "Item", "--key",
-                "sku",
-            ])
-            #expect(imported.status == 0, "\(imported.standardError)")
-            for asText in [true, false] {
-                let output = folder.appendingPathComponent(asText ? "text.parquet" : "uuid.parquet").path
-                let export = try ferry.run(
-                    ["export", "--quiet", "--store", store, "--entity", "Item", "--output", output]
-                        + (asText ? ["--uuids-as-text"] : []))
-                #expect(export.status == 0, "\(export.standardError)")
-                let readings = try ParquetReaders.read(output)
-                #expect(readings.duckdb.column("token") == ["e621e1f8-c36c-495a-93fc-0c247a3e6e5f", nil])
-                #expect(readings.duckdb.types["token"] == (asText ? "VARCHAR" : "UUID"))
-            }
         }
     }
 

@@ -1,9 +1,9 @@
 # Ferry: `make demo` and `make test` work on a fresh Debian machine with Swift installed.
 # They install the C libraries Ferry links (libsqlite3-dev, libcsv-dev, libssl-dev, libzstd-dev, libsnappy-dev)
 # when missing, and libxml2, which Foundation's XMLParser (FoundationXML) loads to read Xcode models; `make test`
-# also creates .venv-test/ with pyarrow, DuckDB and PySpark, which the tests read Parquet with, installs PostgreSQL's
-# server and Java (TEST_PKGS) and runs a server for the tests (Tests/postgres-server.sh), stopped again when they end,
-# pass or fail.
+# also creates .venv-test/ with pyarrow, DuckDB, PySpark, pandas and Polars, which the tests read Parquet with,
+# installs PostgreSQL's server and Java (TEST_PKGS) and runs a server for the tests (Tests/postgres-server.sh), stopped
+# again when they end, pass or fail.
 
 SWIFT        ?= swift
 SYSTEM_PKGS  := libsqlite3-dev libcsv-dev libssl-dev libzstd-dev libsnappy-dev libxml2 libpq-dev
@@ -47,11 +47,11 @@ install-missing:
 build: deps
 	$(SWIFT) build
 
-## test-readers: a Python virtual environment with pyarrow, DuckDB and PySpark (from PyPI) in $(TEST_VENV)/, if
-## missing: Parquet readers that share no code with Ferry. PySpark 4 runs on the Java 17 of TEST_PKGS.
+## test-readers: a Python virtual environment with pyarrow, DuckDB, PySpark, pandas and Polars (from PyPI) in
+## $(TEST_VENV)/, if missing: Parquet readers that share no code with Ferry. PySpark 4 runs on the Java 17 of TEST_PKGS.
 test-readers:
-	@if ! $(TEST_PYTHON) -c "import pyarrow, duckdb, pyspark" 2>/dev/null; then \
-	  echo "Creating $(TEST_VENV)/ with pyarrow, duckdb and pyspark ..."; \
+	@if ! $(TEST_PYTHON) -c "import pyarrow, duckdb, pyspark, pandas, polars" 2>/dev/null; then \
+	  echo "Creating $(TEST_VENV)/ with pyarrow, duckdb, pyspark, pandas and polars ..."; \
 	  if ! python3 -m venv $(TEST_VENV) 2>/dev/null; then \
 	    if [ "$$(id -u)" -ne 0 ]; then \
 	      echo "Python's venv module is missing: sudo apt-get install -y python3-venv"; exit 1; \
@@ -59,7 +59,7 @@ test-readers:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv && \
 	      python3 -m venv $(TEST_VENV) || exit 1; \
 	  fi; \
-	  $(TEST_VENV)/bin/pip install -q pyarrow duckdb "pyspark>=4,<5" || exit 1; \
+	  $(TEST_VENV)/bin/pip install -q pyarrow duckdb "pyspark>=4,<5" pandas polars || exit 1; \
 	fi
 
 ## test: the whole test suite (what CI runs).

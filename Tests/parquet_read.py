@@ -1,4 +1,5 @@
-"""Reads a Parquet file (or a hive-partitioned dataset) with pyarrow and DuckDB and prints what each saw as JSON.
+"""Reads a Parquet file (or a hive-partitioned dataset) with pyarrow, DuckDB, Spark, pandas or Polars and prints what
+each saw as JSON.
 
 Ferry's tests call it to check the files Ferry writes with readers that share no code with it:
 
@@ -6,6 +7,10 @@ Ferry's tests call it to check the files Ferry writes with readers that share no
     parquet_read.py --hive GLOB      {"duckdb": {...}} for a dataset read with hive_partitioning
     parquet_read.py --spark PATH...  {"spark": [{...}, ...]} for files or dataset folders, read by Apache Spark
                                      (parquet-java, on the JVM) in one session
+    parquet_read.py --dataframes PATH...
+                                     {"pandas": [...], "polars": [...]} for files or dataset folders: pandas
+                                     (through pyarrow) and Polars (a Parquet reader of its own, in Rust), read as
+                                     their users read them (see read_pandas and read_polars)
 
 Every value is printed as text (null stays null), so that both readers agree when the file is right: integers
 as digits, floats as Python's shortest round-trip text (`nan`, `inf`, `-0.0`), booleans as `true`/`false`,
@@ -157,15 +162,75 @@ def read_spark(paths):
     return readings
 
 
+def read_pandas(paths):
+    """pandas' `read_parquet` with nullable dtypes, which keep integer columns with nulls exact (the default turns
+    them into float64). A folder is read with string partition values: pandas' default, dictionary-typed ones,
+    fails on a null partition ("Cannot yet unify dictionaries with nulls", pandas-dev/pandas#55400)."""
+    import os
+
+    import pandas
+    import pyarrow.dataset
+
+    readings = []
+    for path in paths:
+        options = {"dtype_backend": "numpy_nullable"}
+        if os.path.isdir(path):
+            options["partitioning"] = pyarrow.dataset.partitioning(flavor="hive")
+        frame = pandas.read_parquet(path, **options)
+        columns = {}
+        for name in frame.columns:
+            series = frame[name]
+            missing = series.isna().tolist()
+            if isinstance(series.dtype, pandas.DatetimeTZDtype):
+                values = series.array.as_unit("us").asi8.tolist()
+            else:
+                values = series.tolist()
+            columns[name] = [None if gap else plain(value) for gap, value in zip(missing, values)]
+        readings.append(
+            {
+                "rows": len(frame),
+                "columns": columns,
+                "types": {name: str(kind) for name, kind in frame.dtypes.items()},
+            }
+        )
+    return readings
+
+
+def read_polars(paths):
+    """Polars' `read_parquet`; a folder with hive partitioning."""
+    import os
+
+    import polars
+
+    readings = []
+    for path in paths:
+        frame = polars.read_parquet(path, hive_partitioning=os.path.isdir(path))
+        selects = [
+            polars.col(name).dt.epoch("us") if isinstance(kind, polars.Datetime) else polars.col(name)
+            for name, kind in frame.schema.items()
+        ]
+        values = frame.select(selects).to_dict(as_series=False)
+        readings.append(
+            {
+                "rows": frame.height,
+                "columns": {name: [plain(value) for value in column] for name, column in values.items()},
+                "types": {name: str(kind) for name, kind in frame.schema.items()},
+            }
+        )
+    return readings
+
+
 def main(arguments):
     if len(arguments) == 2 and arguments[0] == "--hive":
         result = {"duckdb": read_duckdb(arguments[1], hive=True)}
     elif len(arguments) >= 2 and arguments[0] == "--spark":
         result = {"spark": read_spark(arguments[1:])}
+    elif len(arguments) >= 2 and arguments[0] == "--dataframes":
+        result = {"pandas": read_pandas(arguments[1:]), "polars": read_polars(arguments[1:])}
     elif len(arguments) == 1:
         result = {"pyarrow": read_pyarrow(arguments[0]), "duckdb": read_duckdb(arguments[0], hive=False)}
     else:
-        print("usage: parquet_read.py FILE | --hive GLOB | --spark PATH...", file=sys.stderr)
+        print("usage: parquet_read.py FILE | --hive GLOB | --spark PATH... | --dataframes PATH...", file=sys.stderr)
         return 64
     json.dump(result, sys.stdout)
     return 0

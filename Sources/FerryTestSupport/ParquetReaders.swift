@@ -1,11 +1,11 @@
 import Foundation
 
-/// Reads Parquet files with readers that share no code with Ferry (pyarrow, DuckDB and Apache Spark, through
-/// `Tests/parquet_read.py`), for tests that check what Ferry writes.
+/// Reads Parquet files with readers that share no code with Ferry (pyarrow, DuckDB, Apache Spark and Polars, and
+/// pandas through pyarrow, all by `Tests/parquet_read.py`), for tests that check what Ferry writes.
 ///
 /// The Python interpreter comes from the environment variable `FERRY_TEST_PYTHON`, which `make test` sets to a
-/// virtual environment it creates with pyarrow, DuckDB and PySpark (Spark also needs Java, which `make test`
-/// installs).
+/// virtual environment it creates with pyarrow, DuckDB, PySpark, pandas and Polars (Spark also needs Java, which
+/// `make test` installs).
 public enum ParquetReaders {
     /// Why the readers could not run.
     public struct Unavailable: Error, CustomStringConvertible {
@@ -41,7 +41,7 @@ public enum ParquetReaders {
             return columns[index]
         }
 
-        /// DuckDB's or Spark's type names by column.
+        /// DuckDB's, Spark's, pandas' or Polars' type names by column.
         public var types: [String: String] { json["types"] as? [String: String] ?? [:] }
     }
 
@@ -52,7 +52,7 @@ public enum ParquetReaders {
         guard let path = ProcessInfo.processInfo.environment["FERRY_TEST_PYTHON"], !path.isEmpty else {
             throw Unavailable(
                 description: "FERRY_TEST_PYTHON is not set: run the tests with `make test`, which creates "
-                    + ".venv-test/ with pyarrow and DuckDB and points FERRY_TEST_PYTHON at its python")
+                    + ".venv-test/ with the readers and points FERRY_TEST_PYTHON at its python")
         }
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw Unavailable(
@@ -95,6 +95,23 @@ public enum ParquetReaders {
             throw Unavailable(description: "parquet_read.py gave no spark reading for each path")
         }
         return readings.map(Reading.init(json:))
+    }
+
+    /// Reads each of `paths` with pandas (`read_parquet` with nullable dtypes, through pyarrow) and with Polars (its
+    /// own reader, in Rust). A path may be a file or a dataset folder, read with hive partitioning (by pandas with the
+    /// partition values as strings: its default fails on a null partition). Each reading has rows, columns (printed
+    /// as the other readers print them; timestamps as microseconds) and types (pandas' dtypes such as `Int16`,
+    /// Polars' such as `Decimal(precision=10, scale=2)`).
+    ///
+    /// - Throws: ``Unavailable`` without the readers, or when either fails (its message in the error).
+    public static func readAsDataFrames(_ paths: [String]) throws -> (pandas: [Reading], polars: [Reading]) {
+        let json = try run(["--dataframes"] + paths)
+        guard let pandas = json["pandas"] as? [[String: Any]], let polars = json["polars"] as? [[String: Any]],
+            pandas.count == paths.count, polars.count == paths.count
+        else {
+            throw Unavailable(description: "parquet_read.py gave no pandas and polars reading for each path")
+        }
+        return (pandas.map(Reading.init(json:)), polars.map(Reading.init(json:)))
     }
 
     private static func run(_ arguments: [String]) throws -> [String: Any] {

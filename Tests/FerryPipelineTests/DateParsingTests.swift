@@ -77,6 +77,21 @@ struct DateParsingTests {
         #expect(try seconds("9999-12-31T23:59:59Z") == .real(253_402_300_799))
     }
 
+    @Test func theLastSecondOf9999IsInFractionsIncluded() throws {
+        #expect(try seconds("9999-12-31T23:59:59.5Z") == .real(253_402_300_799.5))
+        #expect(try seconds("9999-12-31T23:59:59.999") == .real(253_402_300_799.999))
+        // A double holds seconds to about 30 microseconds there: the "open end" of slowly changing dimensions would
+        // round up to 10000-01-01 and takes the largest double before it, which writes back in 9999.
+        let end = 253_402_300_800.0
+        #expect(try seconds("9999-12-31T23:59:59.999999Z") == .real(end.nextDown))
+        #expect(ISO8601Text.string(seconds: end.nextDown) == "9999-12-31T23:59:59.999968Z")
+        #expect(try seconds("9999-12-31T23:59:59.999968Z") == .real(end.nextDown), "what the export writes reads back")
+        #expect(try seconds("9999-12-31T23:59:59.5-01:00") == .failure(.invalidValue), "10000-01-01T00:59:59.5Z")
+        #expect(try seconds("9999-12-31T23:59:60Z") == .failure(.invalidValue), "a leap second counts into 10000")
+        #expect(try seconds("253402300799.5", formats: [.epochSeconds]) == .real(253_402_300_799.5))
+        #expect(try seconds("253402300800", formats: [.epochSeconds]) == .failure(.invalidValue))
+    }
+
     @Test func epochSecondsAndMilliseconds() throws {
         #expect(try seconds("1767603600", formats: [.epochSeconds]) == .real(1_767_603_600))
         #expect(try seconds("1767603600.25", formats: [.epochSeconds]) == .real(1_767_603_600.25))

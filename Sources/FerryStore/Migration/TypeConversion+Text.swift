@@ -27,7 +27,7 @@ extension TypeConversion {
         case (.integer16, .date), (.integer32, .date), (.integer64, .date), (.double, .date), (.float, .date):
             // Seconds since 1970-01-01T00:00:00Z, within the years a date text can name.
             return TypeConversion(
-                converts: { "\($0) BETWEEN \(dates.lowerBound) AND \(dates.upperBound)" },
+                converts: { "\($0) >= \(dates.lowerBound) AND \($0) < \(dates.upperBound)" },
                 value: { asHeldByDate("CAST(\($0) AS REAL)") },
                 expectation: "seconds since 1970 within the years 0000 to 9999")
         case (.string, .uuid):

@@ -22,11 +22,16 @@ package struct CivilTime {
     /// The offset from UTC east of Greenwich, in seconds (`+01:00` is 3600). Our rule: no zone means UTC.
     package var offsetSeconds = 0
 
-    /// The earliest and latest instants a date field may name: years 0000 to 9999, as four digits allow.
-    package static let secondsRange: ClosedRange<Double> = -62_167_219_200...253_402_300_799
+    /// The instants a date field may name: the years 0000 to 9999, as four digits allow, from
+    /// 0000-01-01T00:00:00Z up to 10000-01-01T00:00:00Z, which is not included (so `9999-12-31T23:59:59.999Z` is in).
+    package static let secondsRange: Range<Double> = -62_167_219_200..<253_402_300_800
 
     /// Seconds since 1970-01-01T00:00:00Z, or `nil` when a component is out of range (month 13, February 30th
     /// outside a leap year, hour 24, minute 60, second 61, offset past ±23:59).
+    ///
+    /// Near year 9999 a double holds seconds to about 30 microseconds, so an instant in the last microseconds of
+    /// 9999 (`9999-12-31T23:59:59.999999Z`, a common "open end") would round up to 10000-01-01; it gets the
+    /// largest double before that instead, which stays in 9999.
     @inlinable
     package var secondsSince1970: Double? {
         guard (0...9999).contains(year), (1...12).contains(month),
@@ -36,7 +41,9 @@ package struct CivilTime {
         else { return nil }
         let days = Self.daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offsetSeconds
-        return Double(seconds) + Double(nanosecond) / 1_000_000_000
+        let value = Double(seconds) + Double(nanosecond) / 1_000_000_000
+        let end = Self.secondsRange.upperBound
+        return Double(seconds) < end && value >= end ? end.nextDown : value
     }
 
     /// Whether `year` has a February 29th.

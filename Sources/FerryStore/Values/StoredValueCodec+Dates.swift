@@ -1,7 +1,7 @@
 /// Date values as the store keeps them: REAL seconds since 1970-01-01T00:00:00Z, rounded as `Date` holds them.
 extension StoredValueCodec {
-    /// The earliest and latest instants a date text may name: years 0000 to 9999, as four digits allow.
-    package static var dateSecondsRange: ClosedRange<Double> { CivilTime.secondsRange }
+    /// The instants a date text may name: years 0000 to 9999, as four digits allow (the end not included).
+    package static var dateSecondsRange: Range<Double> { CivilTime.secondsRange }
 
     /// The stored form of the date an ISO-8601 text names (see ``ISO8601Parser`` for the forms; no zone means
     /// UTC), or `nil` when the text is not one of those forms or names an impossible date.

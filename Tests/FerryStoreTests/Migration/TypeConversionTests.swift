@@ -74,8 +74,12 @@ struct ConversionCase: Sendable, CustomTestStringConvertible {
             from: "integer64", to: "date", converting: [(.integer(1_767_603_600), date(1_767_603_600))],
             failing: [.integer(253_402_300_800), .integer(-62_167_219_201)]),
         ConversionCase(
-            from: "double", to: "date", converting: [(.real(1_767_603_600.25), date(1_767_603_600.25))],
-            failing: [.real(1e12)]),
+            from: "double", to: "date",
+            converting: [
+                (.real(1_767_603_600.25), date(1_767_603_600.25)),
+                // The last second of year 9999 is in, fractions too; 10000-01-01T00:00:00Z is not.
+                (.real(253_402_300_799.5), date(253_402_300_799.5)),
+            ], failing: [.real(1e12), .real(253_402_300_800), .real(-62_167_219_200.5)]),
         ConversionCase(
             from: "date", to: "string",
             converting: [

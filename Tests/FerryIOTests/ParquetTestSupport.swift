@@ -54,7 +54,7 @@ func hex(_ text: String) -> String { hex(Array(text.utf8)) }
 func expectBothReaders(
     _ path: String, columns: [String], expected: [[String?]], floatColumns: Set<String> = [],
     sourceLocation: SourceLocation = #_sourceLocation
-) throws -> (pyarrow: ParquetReaders.Reading, duckdb: ParquetReaders.Reading) {
+) throws -> (pyarrow: ToolReading, duckdb: ToolReading) {
     let readings = try ParquetReaders.read(path)
     for (reader, reading) in [("pyarrow", readings.pyarrow), ("duckdb", readings.duckdb)] {
         #expect(reading.rows == expected.count, "\(reader) row count", sourceLocation: sourceLocation)

@@ -156,6 +156,12 @@ struct FieldConverterNumberTests {
         #expect(float.convert("3.4e38") == .real(3.4e38))
         #expect(float.convert("-3.5e38") == .failure(.outOfRange))
         #expect(float.convert("0.1") == .real(0.1), "floats are stored as the double read, as the store does")
+        // The largest float's shortest text, which an export writes for it, is a little above it but rounds to it.
+        let largest = "\(Float.greatestFiniteMagnitude)"
+        #expect(largest == "3.4028235e+38")
+        #expect(float.convert(largest) == .real(3.4028235e38))
+        #expect(float.convert("-3.4028235e38") == .real(-3.4028235e38))
+        #expect(float.convert("3.4028236e38") == .failure(.outOfRange), "rounds to infinity as a float")
     }
 
     /// Inputs whose canonical text must be exactly what `NSDecimalString` prints for `Decimal(string:)` of them.

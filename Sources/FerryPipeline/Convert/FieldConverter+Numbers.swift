@@ -34,8 +34,7 @@ extension FieldConverter {
     /// Reads a double or float attribute's value: ``parseDouble(_:)``, then the float range for floats.
     func parseReal(_ text: UnsafeRawBufferPointer) -> Result<Double, Rejection> {
         let result = Self.parseDouble(text)
-        if case .float = storage, case .success(let value) = result, abs(value) > Double(Float.greatestFiniteMagnitude)
-        {
+        if case .float = storage, case .success(let value) = result, !DoubleText.fitsFloat(value) {
             return .failure(.outOfRange)
         }
         return result

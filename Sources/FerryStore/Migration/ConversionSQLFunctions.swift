@@ -68,7 +68,7 @@ enum ConversionSQLFunctions {
             case .real(let value): number = value
             default: number = nil
             }
-            guard let number, !isFloat || abs(number) <= Double(Float.greatestFiniteMagnitude) else { return .null }
+            guard let number, !isFloat || DoubleText.fitsFloat(number) else { return .null }
             return .real(number)
         }
         try connection.createFunction(textFromDate, argumentCount: 1) { arguments in

@@ -20,6 +20,13 @@ package enum DoubleText {
         case range
     }
 
+    /// Whether a float attribute can hold `value`: it rounds to a finite `Float`. The largest float's shortest text,
+    /// `3.4028235e38` (what an export writes for it), is a little above the float itself but rounds to it, so it is in.
+    @inlinable
+    package static func fitsFloat(_ value: Double) -> Bool {
+        Float(value).isFinite
+    }
+
     /// The double `text` spells, all of it.
     package static func parse(_ text: UnsafeRawBufferPointer) -> Result<Double, Problem> {
         guard isDecimalNumber(text) else { return .failure(.syntax) }

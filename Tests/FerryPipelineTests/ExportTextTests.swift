@@ -15,6 +15,17 @@ struct ExportTextTests {
         #expect(ISO8601Text.string(seconds: seconds) == text)
     }
 
+    @Test(arguments: [
+        (-62_135_596_800, "0001-01-01T00:00:00Z", "0001-01-01T00:00:00Z"),
+        (-62_135_596_800.5, "0000-12-31T23:59:59.5Z", "0001-12-31T23:59:59.5Z BC"),
+        (-62_167_219_200, "0000-01-01T00:00:00Z", "0001-01-01T00:00:00Z BC"),
+        (-62_198_755_200, "-0001-01-01T00:00:00Z", "0002-01-01T00:00:00Z BC"),
+    ])
+    func yearsBeforeOneAreAstronomicalOrBeforeChrist(seconds: Double, astronomical: String, beforeChrist: String) {
+        #expect(ISO8601Text.string(seconds: seconds) == astronomical)
+        #expect(ISO8601Text.string(seconds: seconds, years: .beforeChrist) == beforeChrist)
+    }
+
     @Test func base64MatchesFoundationForEveryTailLength() {
         for count in 0...7 {
             let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 * 97 + 250) }

@@ -70,6 +70,43 @@ struct PublisherTests {
         #expect(nulls == [nil, nil, nil])
     }
 
+    @Test func theLimitsOfEveryTypeReadBackFromPostgreSQLAsStored() async throws {
+        let fixture = try await PublishFixture()
+        try await fixture.store.insertItems([
+            [
+                "sku": .string("low"), "small": .integer(-32768), "big": .integer(.min),
+                "ratio": .double(-.greatestFiniteMagnitude),
+                "price": .decimal(try #require(Decimal(string: "-99999999999999999999999999999999999999"))),
+                // PostgreSQL has no year 0: the first instant of 0000 is its 0001-01-01 BC.
+                "seen_at": .date(Date(timeIntervalSince1970: -62_167_219_200)),
+            ],
+            [
+                "sku": .string("high"), "small": .integer(32767), "big": .integer(.max),
+                "ratio": .double(.leastNonzeroMagnitude),
+                "price": .decimal(try #require(Decimal(string: "0.00000000000000000000000000000000000001"))),
+                "seen_at": .date(Date(timeIntervalSince1970: 253_402_300_799.5)),
+            ],
+        ])
+        let result = try await fixture.publish()
+        #expect(result.counts.rejected == 0)
+        let rows = try fixture.database.rows(
+            """
+            SELECT sku, small, big, ratio, price::text, extract(epoch FROM seen_at)::text,
+                to_char(seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS BC') FROM items ORDER BY sku DESC
+            """)
+        #expect(
+            rows == [
+                [
+                    "low", "-32768", "-9223372036854775808", "-1.7976931348623157e+308",
+                    "-99999999999999999999999999999999999999", "-62167219200.000000", "0001-01-01 00:00:00 BC",
+                ],
+                [
+                    "high", "32767", "9223372036854775807", "5e-324", "0.00000000000000000000000000000000000001",
+                    "253402300799.500000", "9999-12-31 23:59:59 AD",
+                ],
+            ])
+    }
+
     @Test func anIncrementalUpsertSendsOnlyChangesAndDeletesTheDeletedObjects() async throws {
         let fixture = try await PublishFixture()
         try await fixture.store.insertNumberedItems(1...4)

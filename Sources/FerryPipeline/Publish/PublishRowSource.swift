@@ -6,8 +6,9 @@ import Foundation
 ///
 /// Values by attribute type: integers their digits; doubles and floats Swift's shortest round-trip text (`nan`,
 /// `inf` and `-inf`, which PostgreSQL reads too); decimals their exact stored text; booleans `t`/`f`; dates
-/// ISO 8601 in UTC with microseconds when present; strings, URIs and UUIDs their text, escaped; binary and
-/// transformable values `bytea` hex, externally stored ones read from their files.
+/// ISO 8601 in UTC with microseconds when present (year 0000 as PostgreSQL's `0001 … BC`, since it has no year 0);
+/// strings, URIs and UUIDs their text, escaped; binary and transformable values `bytea` hex, externally stored ones
+/// read from their files.
 ///
 /// The order is the store's primary key, so that the same snapshot gives the same rows in the same order: a publish
 /// resumed on an unchanged store skips exactly the rows its committed chunks held.
@@ -85,7 +86,7 @@ final class PublishRowSource {
         case (.integer?, .boolean):
             chunk.append(rows.int64(at: index) == 0 ? 0x66 : 0x74)
         case (.integer?, .date), (.real?, .date):
-            let count = ISO8601Text.write(seconds: rows.double(at: index), into: scratch)
+            let count = ISO8601Text.write(seconds: rows.double(at: index), into: scratch, years: .beforeChrist)
             chunk.append(raw: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
         case (.integer?, _):
             let count = ExportFieldWriter.writeDigits(rows.int64(at: index), into: scratch)
@@ -118,7 +119,7 @@ final class PublishRowSource {
         case .decimal(let decimal): "\(decimal)"
         case .string(let string): string
         case .boolean(let flag): flag ? "t" : "f"
-        case .date(let date): ISO8601Text.string(seconds: date.timeIntervalSince1970)
+        case .date(let date): ISO8601Text.string(seconds: date.timeIntervalSince1970, years: .beforeChrist)
         case .binary(let data), .transformable(let data): "\\x" + data.map { String(format: "%02x", $0) }.joined()
         case .uuid(let uuid): uuid.uuidString
         case .uri(let url): url.absoluteString

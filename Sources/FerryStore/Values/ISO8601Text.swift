@@ -1,18 +1,31 @@
 /// ISO 8601 text of Unix times, written without Foundation's formatters (which allocate per call): how the exporter
 /// writes a date, and what a migration's date → string conversion stores.
 package enum ISO8601Text {
+    /// How years before 1 are written.
+    package enum Years: Sendable {
+        /// ISO 8601's numbering, in which year 0 is 1 BC: `0000-01-01T00:00:00Z`, `-0001-…`.
+        case astronomical
+        /// PostgreSQL's, which has no year 0: the year before Christ followed by ` BC`,
+        /// `0001-01-01T00:00:00Z BC` for ISO 8601's `0000-01-01T00:00:00Z`.
+        case beforeChrist
+    }
+
     /// Writes `seconds` since 1970 as `2026-01-05T09:00:00Z` (with `.fff…` only when the time has a fraction of a
     /// second, to the microsecond, trailing zeros dropped) at the start of `buffer` (at least 40 bytes); returns how
-    /// many bytes. Years before 1 or after 9999 are written with their sign or extra digits.
+    /// many bytes. Years before 1 are written as `years` says, years after 9999 with their extra digits.
     @inlinable
-    package static func write(seconds: Double, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    package static func write(
+        seconds: Double, into buffer: UnsafeMutableRawBufferPointer, years: Years = .astronomical
+    ) -> Int {
         guard seconds.isFinite, abs(seconds) < 1e14 else { return copy("invalid-date", into: buffer) }
         let micros = Int64((seconds * 1_000_000).rounded())
         let wholeSeconds = floorDivide(micros, 1_000_000)
         let fraction = micros - wholeSeconds * 1_000_000
         let days = floorDivide(wholeSeconds, 86_400)
         let secondOfDay = wholeSeconds - days * 86_400
-        let (year, month, day) = civilDate(daysSince1970: days)
+        let (astronomicalYear, month, day) = civilDate(daysSince1970: days)
+        let beforeChrist = years == .beforeChrist && astronomicalYear < 1
+        let year = beforeChrist ? 1 - astronomicalYear : astronomicalYear
         var position = 0
         func put(_ byte: UInt8) {
             buffer[position] = byte
@@ -52,13 +65,16 @@ package enum ISO8601Text {
             put(digits, width: width)
         }
         put(0x5A)
+        if beforeChrist {
+            for byte in " BC".utf8 { put(byte) }
+        }
         return position
     }
 
-    /// The text of `seconds`, for manifests and messages.
-    package static func string(seconds: Double) -> String {
+    /// The text of `seconds`, for manifests and messages (and years before 1 as `years` says).
+    package static func string(seconds: Double, years: Years = .astronomical) -> String {
         withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { buffer in
-            let count = write(seconds: seconds, into: buffer)
+            let count = write(seconds: seconds, into: buffer, years: years)
             return String(decoding: UnsafeRawBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
         }
     }

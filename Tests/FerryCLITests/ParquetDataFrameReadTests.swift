@@ -22,15 +22,15 @@ struct ParquetDataFrameReadTests {
 
             let (pandas, polars) = try ParquetReaders.readAsDataFrames([file, textFile, dataset])
             let pandasTypes = [
-                "key": "string", "small": "Int16", "medium": "Int32", "large": "Int64", "real": "Float64",
-                "single": "Float32", "flag": "boolean", "at": "datetime64[us, UTC]", "id": "object", "bytes": "object",
-                "amount": "object", "loose": "string", "link": "string",
+                "key": "string", "text": "string", "small": "Int16", "medium": "Int32", "large": "Int64",
+                "real": "Float64", "single": "Float32", "flag": "boolean", "at": "datetime64[us, UTC]", "id": "object",
+                "bytes": "object", "amount": "object", "loose": "string", "link": "string",
             ]
             var polarsTypes = [
-                "key": "String", "small": "Int16", "medium": "Int32", "large": "Int64", "real": "Float64",
-                "single": "Float32", "flag": "Boolean", "at": "Datetime(time_unit='us', time_zone='UTC')",
-                "id": "Binary", "bytes": "Binary", "amount": "Decimal(precision=10, scale=2)", "loose": "String",
-                "link": "String",
+                "key": "String", "text": "String", "small": "Int16", "medium": "Int32", "large": "Int64",
+                "real": "Float64", "single": "Float32", "flag": "Boolean",
+                "at": "Datetime(time_unit='us', time_zone='UTC')", "id": "Binary", "bytes": "Binary",
+                "amount": "Decimal(precision=10, scale=2)", "loose": "String", "link": "String",
             ]
             #expect(pandas[0].types == pandasTypes)
             #expect(polars[0].types == polarsTypes)

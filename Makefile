@@ -1,7 +1,7 @@
 # Ferry: `make demo` and `make test` work on a fresh Debian machine with Swift installed.
 # They install the C libraries Ferry links (libsqlite3-dev, libcsv-dev, libssl-dev, libzstd-dev, libsnappy-dev)
 # when missing, and libxml2, which Foundation's XMLParser (FoundationXML) loads to read Xcode models; `make test`
-# also creates .venv-test/ with pyarrow, DuckDB, PySpark, pandas and Polars, which the tests read Parquet with,
+# also creates .venv-test/ with pyarrow, DuckDB, PySpark, pandas and Polars, which the tests read exports with,
 # installs PostgreSQL's server and Java (TEST_PKGS) and runs a server for the tests (Tests/postgres-server.sh), stopped
 # again when they end, pass or fail.
 
@@ -48,7 +48,8 @@ build: deps
 	$(SWIFT) build
 
 ## test-readers: a Python virtual environment with pyarrow, DuckDB, PySpark, pandas and Polars (from PyPI) in
-## $(TEST_VENV)/, if missing: Parquet readers that share no code with Ferry. PySpark 4 runs on the Java 17 of TEST_PKGS.
+## $(TEST_VENV)/, if missing: readers of Ferry's exports that share no code with it. PySpark 4 runs on the Java 17
+## of TEST_PKGS.
 test-readers:
 	@if ! $(TEST_PYTHON) -c "import pyarrow, duckdb, pyspark, pandas, polars" 2>/dev/null; then \
 	  echo "Creating $(TEST_VENV)/ with pyarrow, duckdb, pyspark, pandas and polars ..."; \

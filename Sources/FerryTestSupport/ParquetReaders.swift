@@ -1,5 +1,3 @@
-import Foundation
-
 /// Reads Parquet files with readers that share no code with Ferry (pyarrow, DuckDB, Apache Spark and Polars, and
 /// pandas through pyarrow, all by `Tests/parquet_read.py` through ``ReaderScript``), for tests that check what Ferry
 /// writes.

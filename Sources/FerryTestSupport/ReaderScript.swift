@@ -68,8 +68,8 @@ public struct ToolReading {
     /// The number of rows read.
     public var rows: Int { json["rows"] as? Int ?? -1 }
 
-    /// The values of the column `name` as text, in row order, `nil` for null (see `Tests/parquet_read.py` for
-    /// how each type prints); `[]` when the reader has no such column.
+    /// The values of the column `name` as text, in row order, `nil` for null (see `plain` in `Tests/parquet_read.py`
+    /// for how each type prints); `[]` when the reader has no such column.
     public func column(_ name: String) -> [String?] {
         guard let values = (json["columns"] as? [String: Any])?[name] as? [Any] else { return [] }
         return values.map { $0 as? String }

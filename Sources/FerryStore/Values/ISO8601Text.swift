@@ -1,5 +1,6 @@
 /// ISO 8601 text of Unix times, written without Foundation's formatters (which allocate per call): how the exporter
-/// writes a date, and what a migration's date → string conversion stores.
+/// writes a date, what a migration's date → string conversion stores, and (years before 1 as PostgreSQL numbers them)
+/// what a publish sends PostgreSQL.
 package enum ISO8601Text {
     /// How years before 1 are written.
     package enum Years: Sendable {

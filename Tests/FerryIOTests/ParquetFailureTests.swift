@@ -49,6 +49,8 @@ struct ParquetFailureTests {
             ("12.5x", 9, 2, "holds decimals and a value is not a decimal number"),
             ("", 9, 2, "holds decimals and a value is not a decimal number"),
             ("1e20", 20, 2, "holds decimals of at most 20 digits and a value has more"),
+            ("10", 1, 0, "holds decimals of at most 1 digit and a value has more"),
+            ("0.05", 1, 1, "holds decimals with 1 digit after the point and a value has more"),
         ])
     func decimalOutOfRange(text: String, precision: Int, scale: Int, message: String) throws {
         let error = try failure(

@@ -103,8 +103,9 @@ public struct ParquetColumnValues {
             let what =
                 switch error {
                 case .notANumber: "holds decimals and a value is not a decimal number"
-                case .tooManyDigits: "holds decimals of at most \(precision) digits and a value has more"
-                case .tooManyFractionDigits: "holds decimals with \(scale) digits after the point and a value has more"
+                case .tooManyDigits: "holds decimals of at most \(Self.digits(precision)) and a value has more"
+                case .tooManyFractionDigits:
+                    "holds decimals with \(Self.digits(scale)) after the point and a value has more"
                 }
             throw failure(what)
         }
@@ -125,6 +126,11 @@ public struct ParquetColumnValues {
             try writer.pointee.append(bytes: UnsafeRawBufferPointer(rebasing: fixed[0..<width]))
         }
         record += 1
+    }
+
+    /// `1 digit`, `2 digits`.
+    private static func digits(_ count: Int) -> String {
+        count == 1 ? "1 digit" : "\(count) digits"
     }
 
     private func failure(_ what: String) -> FerryIOError {

@@ -182,6 +182,19 @@ struct ExportCommandTests {
         }
     }
 
+    @Test func theDatePredicateThatTheHelpShowsKeepsTheObjectsFrom2026On() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            // Dates 1900-01-01, 9999-12-31, none, 1969-12-31.
+            let things = try EveryTypeStore(in: folder, ferry: ferry)
+            let output = folder.appendingPathComponent("recent.csv").path
+            try things.run([
+                "export", "--entity", "Thing", "--fields", "key", "--where", "at >= CAST(788918400, 'NSDate')",
+                "--output", output,
+            ])
+            #expect(try String(contentsOfFile: output, encoding: .utf8) == "key\nb\n")
+        }
+    }
+
     @Test func eachCommandsHelpTeachesWithExamples() throws {
         for command in ["export", "snapshot", "inspect", "history"] {
             let help = try ferry.run([command, "--help"])

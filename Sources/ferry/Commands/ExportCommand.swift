@@ -53,8 +53,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "The entity to export (its sub-entities' objects included).")
     var entity: String
 
-    @Option(name: .customLong("where"), help: "A predicate in Core Data's format syntax, such as \"price > 10\".")
-    var predicate: String?
+    @OptionGroup var filter: PredicateOption
 
     @Option(
         parsing: .unconditional, help: "Sort keys, comma-separated; - before a key sorts it descending: sku,-price.")
@@ -116,7 +115,7 @@ struct ExportCommand: AsyncParsableCommand {
         let started = Date()
         let result = try await reportingFailures { () async throws -> Exporter.Result in
             var spec = ExportSpec(entity: entity, output: output, format: try outputFormat())
-            spec.predicate = predicate
+            spec.predicate = filter.predicate
             spec.sort = try sort.map(ExportSpec.sortDescriptors(parsing:)) ?? []
             spec.fields = fields.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             spec.fetchBatchSize = fetchBatchSize

@@ -66,8 +66,7 @@ struct PublishCommand: AsyncParsableCommand {
     @Option(help: "The key paths to publish, comma-separated (default: every stored attribute and to-one key).")
     var fields: String?
 
-    @Option(name: .customLong("where"), help: "A predicate in Core Data's format syntax, such as \"price > 10\".")
-    var predicate: String?
+    @OptionGroup var filter: PredicateOption
 
     @Option(help: "Rows per COPY and per PostgreSQL transaction (each committed with its checkpoint).")
     var chunkSize = 10_000
@@ -98,7 +97,7 @@ struct PublishCommand: AsyncParsableCommand {
             { () async throws -> Publisher.Result in
                 var spec = PublishSpec(entity: entity, to: to, table: table, mode: mode)
                 spec.fields = fields.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-                spec.predicate = predicate
+                spec.predicate = filter.predicate
                 spec.chunkSize = chunkSize
                 spec.maxRejects = maxRejects
                 spec.rejectsPath = rejects

@@ -183,6 +183,12 @@ struct ExportCommandTests {
     }
 
     @Test func theDatePredicateThatTheHelpShowsKeepsTheObjectsFrom2026On() throws {
+        let example = "created_at >= CAST(788918400, 'NSDate')"
+        for command in ["export", "publish"] {
+            let help = try ferry.run([command, "--help"]).standardOutput
+            // The help wraps its lines; compare with the spaces made single.
+            #expect(help.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains(example), "\(command)")
+        }
         try TestSupport.withTemporaryFolder { folder in
             // Dates 1900-01-01, 9999-12-31, none, 1969-12-31.
             let things = try EveryTypeStore(in: folder, ferry: ferry)

@@ -33,6 +33,9 @@ struct ParquetDataFrameReadTests {
                 "amount": "Decimal(precision=10, scale=2)", "loose": "String", "link": "String",
             ]
             #expect(pandas[0].types == pandasTypes)
+            var pandasTextTypes = pandasTypes
+            pandasTextTypes["id"] = "string"
+            #expect(pandas[1].types == pandasTextTypes)
             #expect(polars[0].types == polarsTypes)
             polarsTypes["id"] = "String"
             #expect(polars[1].types == polarsTypes)

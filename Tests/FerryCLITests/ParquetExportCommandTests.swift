@@ -257,21 +257,28 @@ struct ParquetExportCommandTests {
 }
 
 extension ParquetExportCommandTests {
-    /// A store of `Item { code, price: decimal(6, 2) }` loaded from `csv`, in `folder`.
-    func decimalStore(_ csv: String, in folder: URL) throws -> String {
+    /// A store of `Item { code, price: decimal(6, 2) }` (`declaring` the price's precision and scale) loaded from
+    /// `csv`, in `folder`, or into `store`. The records the import rejects go to `STORE.rejects.csv`.
+    @discardableResult
+    func decimalStore(
+        _ csv: String, declaring precision: String = ", precision: 6, scale: 2", store: String? = nil, in folder: URL
+    ) throws -> String {
         let model = """
             entities:
               Item:
                 attributes:
                   code: { type: string, optional: false }
-                  price: { type: decimal, precision: 6, scale: 2 }
+                  price: { type: decimal\(precision) }
                 uniquenessConstraints: [[code]]
             """
         try Data(model.utf8).write(to: folder.appendingPathComponent("items.model.yml"))
         try Data(csv.utf8).write(to: folder.appendingPathComponent("items.csv"))
-        let store = folder.appendingPathComponent("items.sqlite").path
+        let store = store ?? folder.appendingPathComponent("items.sqlite").path
         let imported = try ferry.run(
-            ["import", "items.csv", "--store", store, "--model", "items.model.yml", "--entity", "Item", "--key", "code"],
+            [
+                "import", "items.csv", "--store", store, "--model", "items.model.yml", "--entity", "Item", "--key",
+                "code", "--rejects", store + ".rejects.csv",
+            ],
             in: folder)
         #expect(imported.status == 0, "\(imported.standardError)")
         return store
@@ -294,10 +301,34 @@ extension ParquetExportCommandTests {
         }
     }
 
-    @Test("A decimal with more digits than its declared precision fails the export, naming it, and leaves no file")
+    @Test("A decimal with more digits than its declared precision is rejected on import, with its reason, not rounded")
+    func decimalOverPrecisionOnImport() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            let store = try decimalStore("code,price\na,12.5\nb,10000\nc,0.125\nd,-9999.99\n", in: folder)
+            let rejects = try String(contentsOfFile: store + ".rejects.csv", encoding: .utf8)
+            #expect(
+                rejects.split(separator: "\n") == [
+                    "code,price,_reason,_file,_record,_line",
+                    #"b,10000,"column 'price' → 'price': must have at most 4 digits before the point (precision 6, "#
+                        + #"scale 2)",items.csv,2,3"#,
+                    #"c,0.125,"column 'price' → 'price': must have at most 2 digits after the point (precision 6, "#
+                        + #"scale 2); it is not rounded",items.csv,3,4"#,
+                ])
+            let output = folder.appendingPathComponent("items.parquet").path
+            let result = try ferry.run(
+                ["export", "--store", store, "--entity", "Item", "--sort", "code", "--output", output])
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(try ParquetReaders.read(output).duckdb.column("price") == ["12.50", "-9999.99"])
+        }
+    }
+
+    @Test("A stored decimal with more digits than a precision declared after it fails the export and leaves no file")
     func decimalOverPrecision() throws {
         try TestSupport.withTemporaryFolder { folder in
-            let store = try decimalStore("code,price\na,12.5\nb,10000\n", in: folder)
+            // Stored while the model declared no precision; precision is a validation rule, which stored values
+            // are not checked against when it is added.
+            let store = try decimalStore("code,price\na,12.5\nb,10000\n", declaring: "", in: folder)
+            try decimalStore("code,price\n", store: store, in: folder)
             let output = folder.appendingPathComponent("items.parquet").path
             let result = try ferry.run(["export", "--store", store, "--entity", "Item", "--output", output])
             #expect(result.status == 65, "\(result.standardError)")
@@ -307,6 +338,14 @@ extension ParquetExportCommandTests {
             #expect(!FileManager.default.fileExists(atPath: output))
             #expect(!FileManager.default.fileExists(atPath: output + ".manifest.json"))
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.contains("ferry-tmp") })
+            // The documented way to find them: decimals compare as numbers.
+            let found = try ferry.run(
+                [
+                    "export", "--store", store, "--entity", "Item", "--format", "csv", "--where",
+                    "price >= 10000 OR price <= -10000",
+                ])
+            #expect(found.status == 0, "\(found.standardError)")
+            #expect(found.standardOutput == "code,price\nb,10000\n")
         }
     }
 }

@@ -101,6 +101,46 @@ struct ValidationTests {
         #expect(errors(-32_768).isEmpty)
     }
 
+    @Test func aDecimalMustFitItsDeclaredPrecisionAndScaleWithoutRounding() throws {
+        let model = ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Item",
+                attributes: [
+                    AttributeDescription(name: "price", type: .decimal, decimalPrecision: 6, decimalScale: 2),
+                    AttributeDescription(name: "share", type: .decimal, decimalPrecision: 3, decimalScale: 3),
+                    AttributeDescription(name: "count", type: .decimal, decimalPrecision: 2),
+                ])
+        ])
+        let validator = try ObjectValidator(model: model)
+        func errors(_ key: String, _ text: String) -> [ValidationError] {
+            validator.validateForInsertOrUpdate(
+                entity: "Item", attributes: [key: Fixture.decimal(text)], relationshipCounts: [:],
+                objectDescription: "I")
+        }
+        for fits in ["9999.99", "-9999.99", "12.5", "12.50", "0", "-0.01", "0.00", "1e3", "100e-2"] {
+            #expect(errors("price", fits).isEmpty, "\(fits)")
+        }
+        #expect(errors("price", "10000").summary == ["1610 price"])
+        #expect(errors("price", "-10000").summary == ["1620 price"])
+        #expect(errors("price", "1e4").summary == ["1610 price"])
+        #expect(errors("price", "0.001").summary == ["1550 price"])
+        #expect(errors("price", "12.345").summary == ["1550 price"])
+        #expect(
+            errors("price", "10000").first?.message
+                == "must have at most 4 digits before the point (precision 6, scale 2)")
+        #expect(
+            errors("price", "0.125").first?.message
+                == "must have at most 2 digits after the point (precision 6, scale 2); it is not rounded")
+        #expect(errors("share", "0.999").isEmpty)
+        #expect(errors("share", "1").first?.message == "must have no digits before the point (precision 3, scale 3)")
+        #expect(errors("count", "99").isEmpty)
+        #expect(
+            errors("count", "100").first?.message
+                == "must have at most 2 digits before the point (precision 2, scale 0)")
+        #expect(
+            errors("count", "1.5").first?.message == "must be a whole number (precision 2, scale 0); it is not rounded")
+    }
+
     @Test func doublesOutsideTheirBoundsAreTooSmallOrTooLarge() throws {
         #expect(try Fixture.bookErrors(["rating": .double(-0.01)]).summary == ["1620 rating"])
         #expect(try Fixture.bookErrors(["rating": .double(5.01)]).summary == ["1610 rating"])

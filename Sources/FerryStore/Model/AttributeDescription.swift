@@ -29,8 +29,9 @@ public struct AttributeDescription: Sendable, Hashable {
     /// requests or plain SQL), so an object in a context keeps its old derived values after a save until it is
     /// refreshed, as in Core Data.
     public var derivation: String?
-    /// For a decimal: the most significant digits its values have (1…38), which makes a Parquet export write it as
-    /// DECIMAL(precision, scale) instead of its text; `nil` leaves it undeclared.
+    /// For a decimal: the most significant digits its values have (1…38), as SQL's DECIMAL(precision, scale).
+    /// Validation refuses a value with more digits, before or after the point, rather than round it; a Parquet
+    /// export writes the attribute as DECIMAL(precision, scale) instead of its text. `nil` leaves it undeclared.
     public var decimalPrecision: Int?
     /// For a decimal with a ``decimalPrecision``: the digits after the point (0…precision; 0 when not given).
     public var decimalScale: Int?

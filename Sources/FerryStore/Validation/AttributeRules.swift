@@ -1,7 +1,7 @@
 import Foundation
 
 /// One attribute's validation rules, prepared once: the regular expression compiled, the bounds of integers and
-/// decimals turned into exact decimals.
+/// decimals turned into exact decimals, a decimal's declared precision and scale.
 ///
 /// Checks follow Core Data's. Failures come back without the object's identity (``ObjectValidator`` adds it)
 /// and their messages never contain the value.
@@ -15,8 +15,9 @@ package struct AttributeRules: Sendable {
     let exactMaximum: Decimal?
     /// The attribute's regular expression, anchored to match the whole string.
     let pattern: WholeStringRegex?
-    /// Whether a value of the right type can still break a rule: bounds, lengths, a pattern, or an integer type
-    /// narrower than 64 bits. Most attributes have none, and their values need only the type check.
+    /// Whether a value of the right type can still break a rule: bounds, lengths, a pattern, a decimal's precision,
+    /// or an integer type narrower than 64 bits. Most attributes have none, and their values need only the type
+    /// check.
     package let checksValues: Bool
 
     /// Prepares `attribute` of `entity`.
@@ -28,7 +29,7 @@ package struct AttributeRules: Sendable {
         checksValues =
             attribute.minValue != nil || attribute.maxValue != nil || attribute.minLength != nil
             || attribute.maxLength != nil || attribute.regularExpression != nil || attribute.type == .integer16
-            || attribute.type == .integer32
+            || attribute.type == .integer32 || (attribute.type == .decimal && attribute.decimalPrecision != nil)
         exactMinimum = attribute.minValue.flatMap(Self.exactDecimal)
         exactMaximum = attribute.maxValue.flatMap(Self.exactDecimal)
         guard let source = attribute.regularExpression else {
@@ -43,7 +44,8 @@ package struct AttributeRules: Sendable {
         }
     }
 
-    /// Every rule `value` breaks, in this order: optionality, type, range or length, pattern.
+    /// Every rule `value` breaks, in this order: optionality, type, a decimal's precision and scale, range or length,
+    /// pattern.
     package func check(_ value: AttributeValue?) -> [ValidationError] {
         guard let value else {
             // As Core Data: a non-optional attribute that is nil fails with 1570; nil skips every other check.
@@ -98,12 +100,57 @@ package struct AttributeRules: Sendable {
         checkNumber(isBelow: { _, bound in double < bound }, isAbove: { _, bound in double > bound })
     }
 
-    /// A decimal against the model's bounds, exactly: 0.1 is not below a minimum written as 0.1.
+    /// A decimal against its declared precision and scale, then against the model's bounds, exactly: 0.1 is not
+    /// below a minimum written as 0.1.
     private func check(_ decimal: Decimal) -> [ValidationError] {
+        if let broken = checkDigits(decimal) { return [broken] }
         let double = NSDecimalNumber(decimal: decimal).doubleValue
         return checkNumber(
             isBelow: { exact, bound in exact.map { decimal < $0 } ?? (double < bound) },
             isAbove: { exact, bound in exact.map { decimal > $0 } ?? (double > bound) })
+    }
+
+    /// A decimal against the model's `precision` and `scale`, as SQL's DECIMAL(precision, scale) holds values: at
+    /// most `scale` digits after the point (trailing zeros aside) and `precision − scale` before it. Nothing is
+    /// rounded: a value with more digits is refused, 1610 or 1620 for too many before the point (by its sign), 1550
+    /// for too many after it.
+    private func checkDigits(_ decimal: Decimal) -> ValidationError? {
+        guard let precision = attribute.decimalPrecision, !decimal.isZero else { return nil }
+        let scale = attribute.decimalScale ?? 0
+        // The significand's digits without trailing zeros, and where the point falls among them.
+        var digits = Substring(decimal.significand.description)
+        var exponent = decimal.exponent
+        while digits.last == "0" {
+            digits.removeLast()
+            exponent += 1
+        }
+        let fractionDigits = max(0, -exponent)
+        let integerDigits = max(0, digits.count + exponent)
+        let shape = "precision \(precision), scale \(scale)"
+        if integerDigits > precision - scale {
+            let tooLarge = decimal > 0
+            let allowed = precision - scale
+            return ValidationError(
+                tooLarge ? .numberTooLarge : .numberTooSmall,
+                message: allowed == 0
+                    ? "must have no digits before the point (\(shape))"
+                    : "must have at most \(Self.digits(allowed)) before the point (\(shape))",
+                rule: shape)
+        }
+        if fractionDigits > scale {
+            return ValidationError(
+                .managedObjectValidation,
+                message: scale == 0
+                    ? "must be a whole number (\(shape)); it is not rounded"
+                    : "must have at most \(Self.digits(scale)) after the point (\(shape)); it is not rounded",
+                rule: shape)
+        }
+        return nil
+    }
+
+    /// "1 digit", "2 digits".
+    private static func digits(_ count: Int) -> String {
+        count == 1 ? "1 digit" : "\(count) digits"
     }
 
     /// 1620 when `isBelow` the minimum, 1610 when `isAbove` the maximum; each gets the exact and `Double` bound.

@@ -5,8 +5,9 @@ import Testing
 
 @testable import FerryStore
 
-/// Batch updates keep the model's rules (non-optional, bounds, lengths, patterns, narrow integers: a clear error and
-/// nothing written), and touch only the rows whose values they change (counts, versions and history).
+/// Batch updates keep the model's rules (non-optional, bounds, lengths, patterns, narrow integers, decimal precision:
+/// a clear error and nothing written), and touch only the rows whose values they change (counts, versions and
+/// history).
 struct BatchUpdateRulesTests {
     /// Products 1 A-1 (qty 5, active), 2 A-2 (qty 0, active), 3 B-1 (qty 3, inactive).
     private func catalog() async throws -> BatchTestFixture {
@@ -67,16 +68,17 @@ struct BatchUpdateRulesTests {
                     AttributeDescription(name: "level", type: .integer64, minValue: 0, maxValue: 10),
                     AttributeDescription(name: "ratio", type: .decimal, minValue: 0.5),
                     AttributeDescription(name: "takenAt", type: .date, maxValue: 1_000_000_000),
+                    AttributeDescription(name: "amount", type: .decimal, decimalPrecision: 5, decimalScale: 2),
                 ])
         ])
         let path = folder.appendingPathComponent("readings.sqlite").path
         let store = try await PersistentStore.open(PersistentStoreDescription(path: path), model: model)
         _ = try await store.execute(
             BatchInsertRequest(
-                entityName: "Reading", columns: ["label", "level", "ratio", "takenAt"],
+                entityName: "Reading", columns: ["label", "level", "ratio", "takenAt", "amount"],
                 rows: [
-                    [.string("ab"), .integer(4), .decimal(1), .date(Date(timeIntervalSince1970: 0))],
-                    [.string("cd"), .integer(9), .decimal(2), .date(Date(timeIntervalSince1970: 0))],
+                    [.string("ab"), .integer(4), .decimal(1), .date(Date(timeIntervalSince1970: 0)), .decimal(100)],
+                    [.string("cd"), .integer(9), .decimal(2), .date(Date(timeIntervalSince1970: 0)), .decimal(200)],
                 ]), mergePolicy: .error)
         let cases: [(String, BatchUpdateExpression, ValidationError.Code)] = [
             ("level", .keyPath("level") + 2, .numberTooLarge),  // 9 + 2 > 10
@@ -86,6 +88,8 @@ struct BatchUpdateRulesTests {
             ("label", .constant(.string("abcdef")), .stringTooLong),
             ("label", .constant(.string("a")), .stringTooShort),
             ("label", .constant(.string("AB")), .stringPatternMatching),
+            ("amount", .keyPath("amount") * 10, .numberTooLarge),  // 2000 has 4 digits before the point, 3 allowed
+            ("amount", .constant(.decimal(Decimal(string: "0.125")!)), .managedObjectValidation),  // 3 after it
         ]
         let reader = try Connection(path: path, mode: .readOnly)
         let before = try reader.prepare("SELECT * FROM Reading ORDER BY _pk").fetchAll().map(\.values)

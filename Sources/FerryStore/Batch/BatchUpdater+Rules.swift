@@ -3,7 +3,8 @@ import Foundation
 
 extension BatchUpdater {
     /// Checks the new value of every attribute in `newValues` that has rules (non-optional, bounds, lengths, a
-    /// pattern, a narrow integer type) against them, over the rows `condition` selects, before anything is written.
+    /// pattern, a narrow integer type, a decimal's precision) against them, over the rows `condition` selects, before
+    /// anything is written.
     ///
     /// Each distinct new value is computed once by SQLite (`GROUP BY` the expression, with the lowest primary key
     /// that gets it, so a constant is checked once); a non-optional attribute without other rules only looks for

@@ -17,7 +17,8 @@ import Foundation
 /// Only rows the update changes are touched: the WHERE clause adds `AND ("a" IS NOT <new a> OR …)`, so a row that
 /// already holds every new value is not counted, versioned, recorded in history or exported incrementally. Before
 /// anything is written, the new values of attributes with rules (non-optional, bounds, lengths, a pattern, a
-/// narrow integer type) are checked against the model; a value that breaks one throws its ``ValidationError``.
+/// narrow integer type, a decimal's precision) are checked against the model; a value that breaks one throws its
+/// ``ValidationError``.
 struct BatchUpdater {
     let connection: Connection
     let schema: StoreSchema

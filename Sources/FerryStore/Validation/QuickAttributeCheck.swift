@@ -11,7 +11,8 @@ struct QuickAttributeCheck: Sendable {
 
     let isOptional: Bool
     let kind: Kind
-    /// Whether a value of the right kind still needs the full rules (bounds, lengths, a pattern, a narrow integer).
+    /// Whether a value of the right kind still needs the full rules (bounds, lengths, a pattern, a narrow integer, a
+    /// decimal's precision).
     let checksValues: Bool
 
     init(_ rules: AttributeRules) {

@@ -169,6 +169,42 @@ struct ParquetPartitionCommandTests {
         }
     }
 
+    @Test("A partitioned export whose sort does not fit SQLite's temporary folder fails with 74, naming that folder")
+    func sortOutOfTemporarySpace() throws {
+        try TestSupport.withTemporaryFolder { folder in
+            // 40,000 rows of 200 letters: about 8 MB to sort, past the 2 MiB SQLite sorts in memory.
+            let text = String(repeating: "abcdefghij", count: 20)
+            var csv = "code,grp,text\n"
+            for row in 0..<40_000 { csv += "c\(row),g\(row % 5),\(text)\n" }
+            try Data(csv.utf8).write(to: folder.appendingPathComponent("items.csv"))
+            let imported = try ferry.run(
+                ["import", "items.csv", "--store", "s.sqlite", "--entity", "Item", "--key", "code", "--quiet"],
+                in: folder)
+            #expect(imported.status == 0, "\(imported.standardError)")
+            let arguments = [
+                "export", "--store", "s.sqlite", "--entity", "Item", "--partition-by", "grp", "--format", "parquet",
+                "--output", "items", "--quiet",
+            ]
+            #expect(try ferry.run(arguments, in: folder).status == 0)
+            let before = Self.files(under: folder.appendingPathComponent("items").path)
+
+            let temporary = folder.appendingPathComponent("sqlite-tmp")
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
+            let full = try BuiltCommand(url: URL(fileURLWithPath: "/usr/bin/env")).runWithFileSizeLimit(
+                kibibytes: 1024, ["SQLITE_TMPDIR=\(temporary.path)", ferry.url.path] + arguments, in: folder)
+            #expect(full.status == 74, "\(full.standardError)")
+            #expect(
+                full.standardError.contains(
+                    "reading Item failed: SQLite could not write the temporary files it sorts the rows in, in "
+                        + "\(temporary.path) (the first of $SQLITE_TMPDIR, $TMPDIR and /var/tmp)"),
+                "\(full.standardError)")
+            #expect(Self.files(under: folder.appendingPathComponent("items").path) == before)
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(left.filter { $0.contains("ferry-tmp") }.isEmpty, "\(left)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+        }
+    }
+
     @Test("--partition-by is refused for formats other than Parquet and for standard output")
     func partitionNeedsParquetFolder() throws {
         let csv = try ferry.run([

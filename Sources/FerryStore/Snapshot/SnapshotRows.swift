@@ -37,12 +37,21 @@ package final class SnapshotRows {
 
     /// Moves to the next row; `false` when there is none.
     ///
-    /// - Throws: ``StoreError`` `.sqlite` when SQLite fails.
+    /// - Throws: ``StoreError`` `.sqlite` when SQLite fails; when it could not write the temporary files it sorts
+    ///   in, the message says so and names their folder, which is not the store's.
     package func next() throws -> Bool {
         do {
             return try statement.step()
         } catch let error as SQLiteError {
-            throw StoreError(.sqlite, "reading \(entityName) failed", path: path, underlying: error)
+            guard SQLiteTemporaryFiles.isWriteFailure(error) else {
+                throw StoreError(.sqlite, "reading \(entityName) failed", path: path, underlying: error)
+            }
+            throw StoreError(
+                .sqlite,
+                "reading \(entityName) failed: SQLite could not write the temporary files it sorts the rows in, in "
+                    + "\(SQLiteTemporaryFiles.folder) (the first of $SQLITE_TMPDIR, $TMPDIR and /var/tmp); they take "
+                    + "about as much room as the rows. Is that disk full? Set SQLITE_TMPDIR to a folder with room",
+                path: path, underlying: error)
         }
     }
 

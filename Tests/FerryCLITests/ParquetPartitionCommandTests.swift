@@ -169,10 +169,10 @@ struct ParquetPartitionCommandTests {
         }
     }
 
-    @Test("A partitioned export whose sort does not fit SQLite's temporary folder fails with 74, naming that folder")
-    func sortOutOfTemporarySpace() throws {
+    @Test("A partitioned export out of disk for the rows it sets aside or SQLite sorts fails with 74, naming where")
+    func outOfTemporarySpace() throws {
         try TestSupport.withTemporaryFolder { folder in
-            // 40,000 rows of 200 letters: about 8 MB to sort, past the 2 MiB SQLite sorts in memory.
+            // 40,000 rows of 200 letters: about 8 MB set aside, or sorted, past the 2 MiB SQLite sorts in memory.
             let text = String(repeating: "abcdefghij", count: 20)
             var csv = "code,grp,text\n"
             for row in 0..<40_000 { csv += "c\(row),g\(row % 5),\(text)\n" }
@@ -187,21 +187,30 @@ struct ParquetPartitionCommandTests {
             ]
             #expect(try ferry.run(arguments, in: folder).status == 0)
             let before = Self.files(under: folder.appendingPathComponent("items").path)
-
             let temporary = folder.appendingPathComponent("sqlite-tmp")
             try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
-            let full = try BuiltCommand(url: URL(fileURLWithPath: "/usr/bin/env")).runWithFileSizeLimit(
-                kibibytes: 1024, ["SQLITE_TMPDIR=\(temporary.path)", ferry.url.path] + arguments, in: folder)
-            #expect(full.status == 74, "\(full.standardError)")
+            func runOutOfSpace(_ arguments: [String]) throws -> BuiltCommand.Result {
+                let full = try BuiltCommand(url: URL(fileURLWithPath: "/usr/bin/env")).runWithFileSizeLimit(
+                    kibibytes: 1024, ["SQLITE_TMPDIR=\(temporary.path)", ferry.url.path] + arguments, in: folder)
+                #expect(full.status == 74, "\(full.standardError)")
+                #expect(Self.files(under: folder.appendingPathComponent("items").path) == before)
+                let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+                #expect(left.filter { $0.contains("ferry-tmp") }.isEmpty, "\(left)")
+                #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+                return full
+            }
+
+            let setAside = try runOutOfSpace(arguments)
             #expect(
-                full.standardError.contains(
+                setAside.standardError.contains("items: writing a temporary file failed: File too large"),
+                "\(setAside.standardError)")
+            // Sorted by text, which no index orders, the rows are sorted by SQLite in its temporary folder first.
+            let sorted = try runOutOfSpace(arguments + ["--sort", "text"])
+            #expect(
+                sorted.standardError.contains(
                     "reading Item failed: SQLite could not write the temporary files it sorts the rows in, in "
                         + "\(temporary.path) (the first of $SQLITE_TMPDIR, $TMPDIR and /var/tmp)"),
-                "\(full.standardError)")
-            #expect(Self.files(under: folder.appendingPathComponent("items").path) == before)
-            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            #expect(left.filter { $0.contains("ferry-tmp") }.isEmpty, "\(left)")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+                "\(sorted.standardError)")
         }
     }
 

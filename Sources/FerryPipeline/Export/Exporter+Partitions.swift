@@ -35,14 +35,25 @@ extension Exporter {
         return lacking.isEmpty ? nil : attributes + lacking
     }
 
-    /// Writes `rows`, sorted by the partition key paths first, as a hive-partitioned dataset: one
-    /// `name=value/…/part-00000.parquet` file per partition, the partition columns left out of the files.
+    /// How a partitioned export's rows reach their partitions' files.
+    enum PartitionGrouping {
+        /// The rows come in any order and are set aside by partition (``PartitionBuckets``), with at most
+        /// `partitionLimit` partitions, before each partition's file is written from its own.
+        case buckets(partitionLimit: Int)
+        /// The rows come sorted by the partition key paths, and each file is written as its rows come.
+        case sorted
+    }
+
+    /// Writes `rows` as a hive-partitioned dataset: one `name=value/…/part-00000.parquet` file per partition, the
+    /// partition columns left out of the files, each partition's rows in the order they came.
     ///
-    /// - Throws: ``PipelineError`` `.invalidExport` for a binary partition key or a folder name too long,
-    ///   ``FerryIOError`` when writing fails, what ``ParquetFieldWriter`` throws.
+    /// - Throws: ``PartitionBuckets/TooManyPartitions`` when grouping in buckets meets more partitions than its
+    ///   limit (nothing is left behind; sort the rows and write them `.sorted`); ``PipelineError`` `.invalidExport`
+    ///   for a binary partition key or a folder name too long, ``FerryIOError`` when writing fails, what
+    ///   ``ParquetFieldWriter`` throws.
     static func writeDataset(
         _ rows: SnapshotRows, spec: ExportSpec, model: ManagedObjectModel, blobFolder: String,
-        progress: (@Sendable (Int) -> Void)?
+        grouping: PartitionGrouping, progress: (@Sendable (Int) -> Void)?
     ) throws -> DatasetWrite {
         var partitions: [(index: Int, type: AttributeType, name: String)] = []
         for key in spec.partitionBy {
@@ -64,47 +75,94 @@ extension Exporter {
         let fields = ParquetFieldWriter(columns: rows.columns, written: written, blobFolder: blobFolder)
         fields.useDecimalColumns(columns)
         let dataset = try ExportDataset(path: spec.output)
+        var files = DatasetFiles(dataset: dataset, columns: columns, options: spec.parquet)
         let keys = PartitionKeyWriter(partitions: partitions)
-
-        var files: [ExportManifest.DatasetFile] = []
-        var parts: [String: Int] = [:]
         var key: [UInt8] = []
-        var previousKey: [UInt8] = []
-        var open: (writer: ParquetWriter, digest: ConcurrentDigest, path: String, rows: Int)?
-        func close() throws {
-            guard let file = open else { return }
-            try file.writer.finish()
-            files.append(
-                .init(path: file.path, rows: file.rows, bytes: file.writer.bytesWritten, sha256: file.digest.finalize()))
-            open = nil
-        }
-        // This thread steps the rows into batches; the pipe's thread encodes them (and each writer compresses its
-        // pages on worker threads).
-        let count = try pipeRows(rows, spec: spec, progress: progress) { row in
-            key.removeAll(keepingCapacity: true)
-            try keys.write(row, into: &key)
-            if open == nil || key != previousKey {
-                try close()
-                let folder = String(decoding: key, as: UTF8.self)
-                let part = parts[folder, default: 0]
-                parts[folder] = part + 1
-                let relative = folder + "part-" + String(repeating: "0", count: max(0, 5 - "\(part)".count)) + "\(part)"
-                    + ".parquet"
-                let digest = ConcurrentDigest()
-                let writer = try ParquetWriter(
-                    path: try dataset.filePath(relative), columns: columns, options: spec.parquet,
-                    observer: { digest.update($0) })
-                open = (writer, digest, relative, 0)
-                swap(&key, &previousKey)
+        let count: Int
+        switch grouping {
+        case .sorted:
+            var previousKey: [UInt8] = []
+            var writer: ParquetWriter?
+            // This thread steps the rows into batches; the pipe's thread encodes them (and each writer compresses
+            // its pages on worker threads).
+            count = try pipeRows(rows, spec: spec, progress: progress) { row in
+                key.removeAll(keepingCapacity: true)
+                try keys.write(row, into: &key)
+                if writer == nil || key != previousKey {
+                    writer = try files.open(key)
+                    swap(&key, &previousKey)
+                }
+                // `writer` is set just above when it was not.
+                guard let writer else { preconditionFailure("no open file") }
+                try fields.writeRow(row, to: writer)
             }
-            // `open` is set just above when it was not.
-            guard let writer = open?.writer else { preconditionFailure("no open file") }
-            try fields.writeRow(row, to: writer)
-            open?.rows += 1
+        case .buckets(let partitionLimit):
+            let buckets = try PartitionBuckets(
+                beside: try dataset.filePath("rows"), reportedAs: spec.output, partitionLimit: partitionLimit)
+            count = try pipeRows(rows, spec: spec, progress: progress) { row in
+                key.removeAll(keepingCapacity: true)
+                try keys.write(row, into: &key)
+                try buckets.add(row, key: key)
+            }
+            let batch = RowBatch(columnCount: rows.columns.count, byteCount: buckets.chunkBytes)
+            let order = buckets.partitionKeys.indices.sorted {
+                buckets.partitionKeys[$0].lexicographicallyPrecedes(buckets.partitionKeys[$1])
+            }
+            for partition in order {
+                let writer = try files.open(buckets.partitionKeys[partition])
+                try buckets.forEachBatch(ofPartition: partition, in: batch) { try fields.writeBatch($0, to: writer) }
+            }
         }
-        try close()
+        try files.close()
         try dataset.commit()
-        return DatasetWrite(rows: count, files: files)
+        return DatasetWrite(rows: count, files: files.written)
+    }
+}
+
+/// A dataset's Parquet files as they are written, one open at a time, each under its partition's folder.
+struct DatasetFiles {
+    let dataset: ExportDataset
+    let columns: [ParquetColumn]
+    let options: ParquetWriter.Options
+    /// The files finished so far.
+    private(set) var written: [ExportManifest.DatasetFile] = []
+    /// How many files each partition folder has had.
+    private var parts: [String: Int] = [:]
+    private var open: (writer: ParquetWriter, digest: ConcurrentDigest, path: String)?
+
+    init(dataset: ExportDataset, columns: [ParquetColumn], options: ParquetWriter.Options) {
+        self.dataset = dataset
+        self.columns = columns
+        self.options = options
+    }
+
+    /// Finishes the open file, if any, and opens the next one in the partition folder `key` (`name=value/…/`).
+    ///
+    /// - Throws: ``FerryIOError`` when finishing or creating a file fails.
+    mutating func open(_ key: [UInt8]) throws -> ParquetWriter {
+        try close()
+        let folder = String(decoding: key, as: UTF8.self)
+        let part = parts[folder, default: 0]
+        parts[folder] = part + 1
+        let relative = folder + "part-" + String(repeating: "0", count: max(0, 5 - "\(part)".count)) + "\(part).parquet"
+        let digest = ConcurrentDigest()
+        let writer = try ParquetWriter(
+            path: try dataset.filePath(relative), columns: columns, options: options, observer: { digest.update($0) })
+        open = (writer, digest, relative)
+        return writer
+    }
+
+    /// Finishes the open file, if any.
+    ///
+    /// - Throws: ``FerryIOError`` when writing its last row group or footer fails.
+    mutating func close() throws {
+        guard let file = open else { return }
+        open = nil
+        try file.writer.finish()
+        written.append(
+            .init(
+                path: file.path, rows: file.writer.rowCount, bytes: file.writer.bytesWritten,
+                sha256: file.digest.finalize()))
     }
 }
 

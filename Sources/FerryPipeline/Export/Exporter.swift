@@ -21,6 +21,9 @@ public struct Exporter: Sendable {
     /// The store read.
     public let store: PersistentStore
     let logger: Logger
+    /// The most partitions a partitioned export sets its rows aside in; with more, it has SQLite sort the rows by
+    /// partition instead (see ``PartitionBuckets``).
+    var partitionLimit = 10_000
 
     /// An exporter for `store`.
     public init(store: PersistentStore, logger: Logger = Logger(label: "ferry.export")) {
@@ -69,16 +72,22 @@ public struct Exporter: Sendable {
                 .invalidExport,
                 "the incremental export \(name) records how far it got in the store, and the store is opened read-only")
         }
+        // A partitioned export reads the rows in their own order and sets them aside by partition; past
+        // `partitionLimit` partitions it reads them sorted by partition, each partition's rows arriving together.
+        var sortedByPartition: FetchRequest?
         if !spec.partitionBy.isEmpty {
             try Self.checkPartitioning(spec)
-            // Rows of one partition arrive together, so one file is open at a time.
-            fetch.sortDescriptors = spec.partitionBy.map { FetchSortDescriptor(key: $0, ascending: true) } + spec.sort
             fetch.propertiesToFetch = Self.fieldsFetched(for: spec, model: store.schema.model)
+            sortedByPartition = fetch
+            sortedByPartition?.sortDescriptors =
+                spec.partitionBy.map { FetchSortDescriptor(key: $0, ascending: true) } + spec.sort
         }
         let started = Date()
-        let request = fetch
+        let (request, sortedRequest, partitionLimit, logger) = (fetch, sortedByPartition, partitionLimit, logger)
         let read = try await store.withReadSnapshot { snapshot in
-            try Self.write(request, spec, from: snapshot, progress: progress)
+            try Self.write(
+                request, spec, from: snapshot, sortedByPartition: sortedRequest, partitionLimit: partitionLimit,
+                logger: logger, progress: progress)
         }
         var manifest: ExportManifest?
         if spec.writesManifest {
@@ -126,8 +135,8 @@ public struct Exporter: Sendable {
 
     /// Writes the rows and gathers the manifest's facts, all inside the snapshot.
     private static func write(
-        _ request: FetchRequest, _ spec: ExportSpec, from snapshot: ReadSnapshot,
-        progress: (@Sendable (Int) -> Void)?
+        _ request: FetchRequest, _ spec: ExportSpec, from snapshot: ReadSnapshot, sortedByPartition: FetchRequest?,
+        partitionLimit: Int, logger: Logger, progress: (@Sendable (Int) -> Void)?
     ) throws -> SnapshotRead {
         var previousToken: Int64?
         if let name = spec.sinceLast {
@@ -148,10 +157,21 @@ public struct Exporter: Sendable {
         let count: Int
         var files: [ExportManifest.DatasetFile]?
         var sha256 = digest
-        if !spec.partitionBy.isEmpty {
-            let dataset = try writeDataset(
-                rows, spec: spec, model: snapshot.schema.model, blobFolder: snapshot.blobFolderPath,
-                progress: progress)
+        if let sortedByPartition {
+            let write = { (rows: SnapshotRows, grouping: PartitionGrouping) in
+                try writeDataset(
+                    rows, spec: spec, model: snapshot.schema.model, blobFolder: snapshot.blobFolderPath,
+                    grouping: grouping, progress: progress)
+            }
+            let dataset: DatasetWrite
+            do {
+                dataset = try write(rows, .buckets(partitionLimit: partitionLimit))
+            } catch is PartitionBuckets.TooManyPartitions {
+                logger.info(
+                    "more than \(partitionLimit) partitions: reading the rows again, sorted by partition",
+                    metadata: ["output": "\(spec.output)"])
+                dataset = try write(try snapshot.rows(of: sortedByPartition, changedAfter: previousToken), .sorted)
+            }
             count = dataset.rows
             files = dataset.files
             sha256 = nil

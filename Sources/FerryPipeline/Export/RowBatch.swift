@@ -99,6 +99,26 @@ final class RowBatch {
         starts = .allocate(capacity: Self.maxRows(capacity, columnCount))
     }
 
+    /// Replaces the rows with `byteCount` bytes of whole rows laid out as ``append(_:)`` lays them out (rows a
+    /// batch held, set aside and read back), which `fill` writes into the batch's memory, grown when needed.
+    func replaceRows(byteCount: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
+        removeAll()
+        if byteCount > capacity {
+            base.deallocate()
+            starts.deallocate()
+            capacity = Self.rounded(byteCount)
+            base = .allocate(byteCount: capacity, alignment: 8)
+            starts = .allocate(capacity: Self.maxRows(capacity, columnCount))
+        }
+        try fill(UnsafeMutableRawBufferPointer(start: base, count: byteCount))
+        while used < byteCount {
+            starts[rowCount] = used
+            used += base.load(fromByteOffset: used, as: Int.self)
+            rowCount += 1
+        }
+        precondition(used == byteCount, "bytes that do not end with a whole row")
+    }
+
     /// Row `index` (below ``rowCount``).
     @inline(__always)
     func row(at index: Int) -> Row {
@@ -140,6 +160,11 @@ final class RowBatch {
     /// One row of a batch, valid while the batch holds it.
     struct Row: ExportRow {
         let start: UnsafeRawPointer
+
+        /// The row's bytes, as ``RowBatch/replaceRows(byteCount:fill:)`` takes them back.
+        var bytes: UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(start: start, count: start.load(as: Int.self))
+        }
 
         @inline(__always)
         private func slot(_ index: Int) -> UnsafeRawPointer {

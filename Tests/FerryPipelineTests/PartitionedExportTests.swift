@@ -1,0 +1,105 @@
+import FerryIO
+import FerryStore
+import FerryTestSupport
+import Foundation
+import Testing
+
+@testable import FerryPipeline
+
+/// A partitioned export sets its rows aside by partition (``PartitionBuckets``) and, past its partition limit,
+/// reads them sorted by partition instead: both ways make the same files.
+struct PartitionedExportTests {
+    /// 3,000 items: `small` is the item's number modulo 7 (null for every eleventh), `active` alternates, `big` is
+    /// the number, `sku` pads to 120 bytes.
+    private func fixture() async throws -> ExportFixture {
+        let fixture = try await ExportFixture()
+        let padding = String(repeating: "x", count: 110)
+        var items: [[String: AttributeValue?]] = []
+        for number in 1...3000 {
+            var item: [String: AttributeValue?] = [:]
+            item["sku"] = .string(String(format: "SKU-%05d-", number) + padding)
+            item["small"] = number % 11 == 0 ? .some(nil) : .integer(Int64(number % 7))
+            item["active"] = .boolean(number % 2 == 0)
+            item["big"] = .integer(Int64(number))
+            item["ratio"] = .double(Double(number) / 8)
+            items.append(item)
+        }
+        try await fixture.insertItems(items)
+        return fixture
+    }
+
+    @Test(arguments: [nil, "-big"])
+    func rowsSetAsideByPartitionMakeTheFilesRowsSortedByPartitionMake(sort: String?) async throws {
+        let fixture = try await fixture()
+        func export(_ output: String, partitionLimit: Int) async throws -> Exporter.Result {
+            var spec = ExportSpec(entity: "Item", output: fixture.file(output))
+            spec.format = .parquet
+            spec.partitionBy = ["small", "active"]
+            spec.fields = ["sku", "big", "ratio"]
+            spec.sort = try sort.map(ExportSpec.sortDescriptors(parsing:)) ?? []
+            spec.parquet.rowGroupRows = 100
+            var exporter = Exporter(store: fixture.store)
+            exporter.partitionLimit = partitionLimit
+            return try await exporter.export(spec)
+        }
+        let setAside = try await export("aside", partitionLimit: 10_000)
+        // No partition fits a limit of 0: the export reads the rows again, sorted.
+        let sorted = try await export("sorted", partitionLimit: 0)
+
+        #expect(setAside.rows == 3000 && sorted.rows == 3000)
+        let files = try #require(setAside.manifest?.files)
+        #expect(files.count == 16, "\(files.map(\.path))")  // 7 values and null, each active or not
+        #expect(files.contains { $0.path == "small=__HIVE_DEFAULT_PARTITION__/active=true/part-00000.parquet" })
+        #expect(Set(files) == Set(sorted.manifest?.files ?? []))
+        #expect(files.map(\.path) == files.map(\.path).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        for file in files {
+            let aside = try Data(contentsOf: URL(fileURLWithPath: fixture.file("aside/" + file.path)))
+            let again = try Data(contentsOf: URL(fileURLWithPath: fixture.file("sorted/" + file.path)))
+            #expect(aside == again, "\(file.path)")
+        }
+        // Within a partition, rows keep the export's order.
+        let reading = try ParquetReaders.read(fixture.file("aside/small=3/active=false/part-00000.parquet"))
+        let numbers = reading.pyarrow.column("big").compactMap { $0.flatMap { Int($0) } }
+        let expected = (1...3000).filter { $0 % 11 != 0 && $0 % 7 == 3 && $0 % 2 == 1 }
+        #expect(numbers == (sort == nil ? expected : expected.reversed()))
+    }
+
+    @Test func setAsideRowsComeBackInOrderFromMemoryAndFromTheScratchFile() async throws {
+        let fixture = try await fixture()
+        let folder = fixture.file("")
+        let matched = try await fixture.store.withReadSnapshot { snapshot in
+            var request = FetchRequest(entityName: "Item", resultType: .dictionary)
+            request.propertiesToFetch = ["big", "sku", "small"]
+            let rows = try snapshot.rows(of: request)
+            let all = RowBatch(columnCount: rows.columns.count, byteCount: 4 << 20)
+            while try rows.next() { #expect(all.append(rows)) }
+            // Chunks of 1 KiB and 4 KiB in memory at most, so rows go to the file both ways, many times.
+            let buckets = try PartitionBuckets(
+                beside: folder + "/rows", reportedAs: folder, partitionLimit: 5, chunkBytes: 1024, memoryLimit: 4096)
+            var expected: [[[UInt8]]] = Array(repeating: [], count: 5)
+            for index in 0..<all.rowCount {
+                let row = all.row(at: index)
+                let partition = Int(row.int64(at: 0) % 5)
+                expected[partition].append(Array(row.bytes))
+                try buckets.add(row, key: Array("p\(partition)/".utf8))
+            }
+            #expect(throws: PartitionBuckets.TooManyPartitions.self) {
+                try buckets.add(all.row(at: 0), key: Array("p5/".utf8))
+            }
+            let batch = RowBatch(columnCount: rows.columns.count, byteCount: 512)
+            var matched = 0
+            for (index, key) in buckets.partitionKeys.enumerated() {
+                let partition = Int(String(decoding: key.dropFirst().dropLast(), as: UTF8.self))!
+                var got: [[UInt8]] = []
+                try buckets.forEachBatch(ofPartition: index, in: batch) { batch in
+                    batch.forEachRow { got.append(Array($0.bytes)) }
+                }
+                #expect(got == expected[partition], "partition \(partition)")
+                matched += got.count
+            }
+            return matched
+        }
+        #expect(matched == 3000)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains("ferry-tmp") }.isEmpty)
+    }
+}

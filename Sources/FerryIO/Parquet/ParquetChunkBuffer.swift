@@ -14,8 +14,11 @@ final class ParquetChunkBuffer {
     private var memory: [UInt8] = []
     /// The temporary file, once the chunk outgrew its memory.
     private var spill: ScratchFile?
-    /// The output the temporary file is beside (and whose name errors give).
-    private let outputPath: String
+    /// The output the temporary file is beside (and whose name errors give). A writer reopened for another file
+    /// sets it to that file's (see ``ParquetWriter/reopen(at:observer:)``), and the next temporary file goes there.
+    var outputPath: String {
+        didSet { spill = nil }
+    }
 
     init(outputPath: String, memoryLimit: Int = 256 * 1024) {
         self.outputPath = outputPath

@@ -82,7 +82,7 @@ public final class ParquetWriter {
     /// Bytes written to the file so far (row groups already written out; the footer comes at the end).
     public var bytesWritten: Int { output.bytesWritten }
 
-    private let output: OutputFile
+    private var output: OutputFile
     /// Compresses the pages of every column.
     private let pages: ParquetPageQueue
     /// The column writers, in memory of their own: values are written into them in place, without the reference
@@ -291,6 +291,22 @@ public final class ParquetWriter {
         try withUnsafeBytes(of: UInt32(thrift.bytes.count).littleEndian) { try output.write($0) }
         try ParquetFormat.magic.withUnsafeBytes { try output.write($0) }
         try output.commit()
+    }
+
+    /// Starts a new file at `path`, after ``finish()``, with the same columns and options, whose bytes `observer`
+    /// sees: the file is the one a new writer would write, but the writer keeps its memory (its pages' buffers,
+    /// dictionaries and compressors), so that a dataset of many files does not allocate and fault them in for each.
+    ///
+    /// - Throws: ``FerryIOError`` when the file cannot be created; the writer is then unusable.
+    public func reopen(at path: String, observer: ((UnsafeRawBufferPointer) -> Void)? = nil) throws {
+        precondition(finished, "reopen(at:observer:) before finish()")
+        output = try OutputFile(path: path)
+        output.observer = observer
+        for index in 0..<columns.count { writers[index].chunk.outputPath = path }
+        rowGroups.removeAll(keepingCapacity: true)
+        state.pointee = State()
+        finished = false
+        try ParquetFormat.magic.withUnsafeBytes { try output.write($0) }
     }
 
     private func writeRowGroup() throws {

@@ -119,7 +119,8 @@ extension Exporter {
     }
 }
 
-/// A dataset's Parquet files as they are written, one open at a time, each under its partition's folder.
+/// A dataset's Parquet files as they are written, one open at a time, each under its partition's folder, all by one
+/// ``ParquetWriter`` reopened for each (see ``ParquetWriter/reopen(at:observer:)``).
 struct DatasetFiles {
     let dataset: ExportDataset
     let columns: [ParquetColumn]
@@ -128,7 +129,9 @@ struct DatasetFiles {
     private(set) var written: [ExportManifest.DatasetFile] = []
     /// How many files each partition folder has had.
     private var parts: [String: Int] = [:]
-    private var open: (writer: ParquetWriter, digest: ConcurrentDigest, path: String)?
+    private var writer: ParquetWriter?
+    /// The open file: its path in the dataset and the checksum of its bytes.
+    private var open: (path: String, digest: ConcurrentDigest)?
 
     init(dataset: ExportDataset, columns: [ParquetColumn], options: ParquetWriter.Options) {
         self.dataset = dataset
@@ -145,24 +148,30 @@ struct DatasetFiles {
         let part = parts[folder, default: 0]
         parts[folder] = part + 1
         let relative = folder + "part-" + String(repeating: "0", count: max(0, 5 - "\(part)".count)) + "\(part).parquet"
+        let path = try dataset.filePath(relative)
         let digest = ConcurrentDigest()
-        let writer = try ParquetWriter(
-            path: try dataset.filePath(relative), columns: columns, options: options, observer: { digest.update($0) })
-        open = (writer, digest, relative)
-        return writer
+        let observer = { (bytes: UnsafeRawBufferPointer) in digest.update(bytes) }
+        let next: ParquetWriter
+        if let writer {
+            try writer.reopen(at: path, observer: observer)
+            next = writer
+        } else {
+            next = try ParquetWriter(path: path, columns: columns, options: options, observer: observer)
+            writer = next
+        }
+        open = (relative, digest)
+        return next
     }
 
     /// Finishes the open file, if any.
     ///
     /// - Throws: ``FerryIOError`` when writing its last row group or footer fails.
     mutating func close() throws {
-        guard let file = open else { return }
+        guard let file = open, let writer else { return }
         open = nil
-        try file.writer.finish()
+        try writer.finish()
         written.append(
-            .init(
-                path: file.path, rows: file.writer.rowCount, bytes: file.writer.bytesWritten,
-                sha256: file.digest.finalize()))
+            .init(path: file.path, rows: writer.rowCount, bytes: writer.bytesWritten, sha256: file.digest.finalize()))
     }
 }
 

@@ -64,7 +64,10 @@ struct PartitionedExportTests {
         #expect(numbers == (sort == nil ? expected : expected.reversed()))
     }
 
-    @Test func setAsideRowsComeBackInOrderFromMemoryAndFromTheScratchFile() async throws {
+    /// Chunks of 1 KiB and 4 KiB in memory at most, so rows go to the file both ways, many times; then chunks smaller
+    /// than a row (each row a chunk of its own) read into a batch smaller than a row, which grows.
+    @Test(arguments: [(1024, 512), (128, 64)])
+    func setAsideRowsComeBackInOrderFromMemoryAndFromTheScratchFile(chunkBytes: Int, batchBytes: Int) async throws {
         let fixture = try await fixture()
         let folder = fixture.file("")
         let matched = try await fixture.store.withReadSnapshot { snapshot in
@@ -73,9 +76,9 @@ struct PartitionedExportTests {
             let rows = try snapshot.rows(of: request)
             let all = RowBatch(columnCount: rows.columns.count, byteCount: 4 << 20)
             while try rows.next() { #expect(all.append(rows)) }
-            // Chunks of 1 KiB and 4 KiB in memory at most, so rows go to the file both ways, many times.
             let buckets = try PartitionBuckets(
-                beside: folder + "/rows", reportedAs: folder, partitionLimit: 5, chunkBytes: 1024, memoryLimit: 4096)
+                beside: folder + "/rows", reportedAs: folder, partitionLimit: 5, chunkBytes: chunkBytes,
+                memoryLimit: 4096)
             var expected: [[[UInt8]]] = Array(repeating: [], count: 5)
             for index in 0..<all.rowCount {
                 let row = all.row(at: index)
@@ -86,7 +89,7 @@ struct PartitionedExportTests {
             #expect(throws: PartitionBuckets.TooManyPartitions.self) {
                 try buckets.add(all.row(at: 0), key: Array("p5/".utf8))
             }
-            let batch = RowBatch(columnCount: rows.columns.count, byteCount: 512)
+            let batch = RowBatch(columnCount: rows.columns.count, byteCount: batchBytes)
             var matched = 0
             for (index, key) in buckets.partitionKeys.enumerated() {
                 let partition = Int(String(decoding: key.dropFirst().dropLast(), as: UTF8.self))!

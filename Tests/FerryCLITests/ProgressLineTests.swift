@@ -17,6 +17,11 @@ struct ProgressLineTests {
         #expect(line == "import Product · 25.0% of 200 MB · 250,000 records · 125,000 records/s · ETA 0:06")
     }
 
+    @Test func anExportGivesRowsWrittenAndTheRate() {
+        let line = ProgressLine.line(step: "export Product", rows: 1_200_000, elapsed: 2)
+        #expect(line == "export Product · 1,200,000 rows · 600,000 rows/s")
+    }
+
     @Test func anUnknownSizeGivesBytesRead() {
         let line = ProgressLine.line(records: 1_000, bytesRead: 3_000_000, totalBytes: nil, elapsed: 1)
         #expect(line == "3 MB read · 1,000 records · 1,000 records/s")
@@ -24,7 +29,7 @@ struct ProgressLineTests {
 }
 
 /// The built binary on a terminal (a pseudo-terminal made by util-linux's `script`): `ferry run` shows each import
-/// step's progress with its name and a percentage, as `ferry import` does.
+/// step's progress with its name and a percentage, as `ferry import` does; `ferry export` the rows written.
 struct ProgressOnATerminalTests {
     let ferry = BuiltCommand(product: "ferry")
 
@@ -43,5 +48,18 @@ struct ProgressOnATerminalTests {
         let screen = try onATerminal(["run", "Pipelines/demo.yml"], in: folder)
         #expect(screen.contains("categories · 100.0% of 0 MB · 8 records"), "\(screen)")
         #expect(screen.contains("products · 100.0% of 0 MB · 20 records"), "\(screen)")
+    }
+
+    @Test func anExportShowsTheRowsWrittenEveryFetchBatch() throws {
+        let folder = try PipelineCommandTests.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try ferry.run(["run", "Pipelines/demo.yml", "--quiet"], in: folder).status == 0)
+        let screen = try onATerminal(
+            [
+                "export", "--store", "out/demo/catalog.sqlite", "--entity", "Product", "--fetch-batch-size", "5",
+                "--output", "products.csv",
+            ], in: folder)
+        #expect(screen.contains("export Product · 5 rows · "), "\(screen)")
+        #expect(screen.contains("exported 16 Product rows"), "\(screen)")
     }
 }

@@ -75,7 +75,10 @@ struct ExportCommand: AsyncParsableCommand {
             valueName: "key-paths"))
     var partitionBy: String?
 
-    @Option(help: "Rows between progress reports; memory does not depend on it.")
+    @Option(
+        help: ArgumentHelp(
+            "Rows between progress reports (shown on a terminal: rows written and the rate); memory does not "
+                + "depend on it."))
     var fetchBatchSize = 1000
 
     @Option(name: .shortAndLong, help: "The output file, or - for standard output.")
@@ -123,10 +126,15 @@ struct ExportCommand: AsyncParsableCommand {
             spec.parquet = parquet.writerOptions
             spec.partitionBy =
                 partitionBy.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+            // Rows written so far, every --fetch-batch-size rows, on a terminal.
+            let progress = ProgressLine()
+            defer { progress.clear() }
+            let step = "export \(entity)"
+            progress.begin(step: step)
             do {
                 // An incremental export records how far it got in the store.
                 return try await location.reading(recordsInStore: sinceLast != nil, logger: logger) {
-                    try await $0.export(spec)
+                    try await $0.export(spec) { rows in progress.update(step: step, rows: rows) }
                 }
             } catch let error as FetchPredicateError {
                 printError("error: --where: \(error.annotatedDescription)")

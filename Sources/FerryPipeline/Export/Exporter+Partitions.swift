@@ -105,11 +105,10 @@ extension Exporter {
                 try buckets.add(row, key: key)
             }
             let batch = RowBatch(columnCount: rows.columns.count, byteCount: buckets.chunkBytes)
-            let order = buckets.partitionKeys.indices.sorted {
-                buckets.partitionKeys[$0].lexicographicallyPrecedes(buckets.partitionKeys[$1])
-            }
+            let partitionKeys = buckets.partitionKeys
+            let order = partitionKeys.indices.sorted { partitionKeys[$0].lexicographicallyPrecedes(partitionKeys[$1]) }
             for partition in order {
-                let writer = try files.open(buckets.partitionKeys[partition])
+                let writer = try files.open(partitionKeys[partition])
                 try buckets.forEachBatch(ofPartition: partition, in: batch) { try fields.writeBatch($0, to: writer) }
             }
         }

@@ -91,10 +91,15 @@ final class RowBatch {
             default: break
             }
         }
-        guard needed > capacity else { return }
+        grow(toHold: needed)
+    }
+
+    /// Replaces the memory of an empty batch with `byteCount` bytes when it has less.
+    private func grow(toHold byteCount: Int) {
+        guard byteCount > capacity else { return }
         base.deallocate()
         starts.deallocate()
-        capacity = Self.rounded(needed)
+        capacity = Self.rounded(byteCount)
         base = .allocate(byteCount: capacity, alignment: 8)
         starts = .allocate(capacity: Self.maxRows(capacity, columnCount))
     }
@@ -103,13 +108,7 @@ final class RowBatch {
     /// batch held, set aside and read back), which `fill` writes into the batch's memory, grown when needed.
     func replaceRows(byteCount: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
         removeAll()
-        if byteCount > capacity {
-            base.deallocate()
-            starts.deallocate()
-            capacity = Self.rounded(byteCount)
-            base = .allocate(byteCount: capacity, alignment: 8)
-            starts = .allocate(capacity: Self.maxRows(capacity, columnCount))
-        }
+        grow(toHold: byteCount)
         try fill(UnsafeMutableRawBufferPointer(start: base, count: byteCount))
         while used < byteCount {
             starts[rowCount] = used

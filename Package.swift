@@ -64,7 +64,8 @@ let package = Package(
         .target(
             name: "FerryPipeline",
             dependencies: [
-                // FerrySQLite: only for the pipeline's own tables (Runtime/: the run ledger, export positions).
+                // FerrySQLite: only for the pipeline's own tables (Runtime/: the run ledger, export positions), and
+                // for whether a store can be written (DatabaseFileAccess).
                 "FerryIO", "FerryStore", "FerrySQLite", "FerryPostgres",
                 .product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams"),
             ],

@@ -23,8 +23,9 @@ extension Connection {
                 self = .readOnly
                 return
             }
-            let folderWritable = access(Self.folder(of: path), W_OK) == 0
-            if folderWritable && access(path, W_OK) == 0 {
+            let permitted = DatabaseFileAccess(path: path)
+            let folderWritable = permitted.folderIsWritable
+            if folderWritable && permitted.fileIsWritable {
                 self = .writableUnderneath
             } else if !folderWritable && access(path + "-wal", F_OK) != 0 && access(path + "-journal", F_OK) != 0 {
                 // A writer needs its log beside the file: with none there and none possible, no one is writing.
@@ -50,12 +51,6 @@ extension Connection {
         static func isOwnedByThisProcess(_ path: String) -> Bool {
             var status = stat()
             return stat(path, &status) != 0 || status.st_uid == geteuid()
-        }
-
-        /// The folder that holds `path` (`.` for a bare file name).
-        static func folder(of path: String) -> String {
-            guard let slash = path.lastIndex(of: "/") else { return "." }
-            return slash == path.startIndex ? "/" : String(path[..<slash])
         }
 
         /// `path` as an SQLite URI with `immutable=1`, its `%`, `?` and `#` escaped (an absolute path gets an empty

@@ -77,8 +77,8 @@ struct ReadOnlyConnectionTests {
             #expect(Connection.ReadOnlyOpening(path: ":memory:") == .readOnly)
             #expect(Connection.ReadOnlyOpening(path: "file:" + path + "?mode=ro") == .readOnly)
         }
-        #expect(Connection.ReadOnlyOpening.folder(of: "x.sqlite") == ".")
-        #expect(Connection.ReadOnlyOpening.folder(of: "/x.sqlite") == "/")
-        #expect(Connection.ReadOnlyOpening.folder(of: "/a/b/x.sqlite") == "/a/b")
+        #expect(DatabaseFileAccess.folder(of: "x.sqlite") == ".")
+        #expect(DatabaseFileAccess.folder(of: "/x.sqlite") == "/")
+        #expect(DatabaseFileAccess.folder(of: "/a/b/x.sqlite") == "/a/b")
     }
 }

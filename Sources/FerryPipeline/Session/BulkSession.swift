@@ -1,3 +1,4 @@
+import FerrySQLite
 public import FerryStore
 import Foundation
 public import Logging
@@ -65,7 +66,7 @@ public final class BulkSession {
         guard FileManager.default.fileExists(atPath: storePath) else {
             throw StoreError(.fileNotFound, "there is no store at this path", path: storePath)
         }
-        if recordsInStore, let unwritable = StoreAccess.unwritablePart(ofStoreAt: storePath) {
+        if recordsInStore, let unwritable = DatabaseFileAccess(path: storePath).unwritablePart {
             throw StoreError(
                 .openFailed,
                 "this session records what it does in the store (an incremental export's position, a publish run), "

@@ -40,15 +40,21 @@ final class ProgressLine: @unchecked Sendable {
         lastShown = .distantPast
     }
 
-    /// Shows `rows` written so far by `step` (`export Product`), at most four times a second; the rate counts from
-    /// the step's ``begin(step:)``, or else from its first update.
-    func update(step: String, rows: Int) {
-        show(step: step) { elapsed in Self.line(step: step, rows: rows, elapsed: elapsed) }
+    /// Shows how far `step` (`export Product`) has come, at most four times a second; the rate counts from the
+    /// step's ``begin(step:)``, or else from its first update.
+    /// A partitioned export's first report of writing files shows at once, so that the line does not keep the rows
+    /// read while the files are written.
+    func update(step: String, export progress: ExportProgress) {
+        var startsWritingFiles = false
+        if case .partitionFiles(written: 0, _, rowsWritten: 0, _) = progress { startsWritingFiles = true }
+        show(step: step, immediately: startsWritingFiles) { elapsed in
+            Self.line(step: step, export: progress, elapsed: elapsed)
+        }
     }
 
     /// Writes the line `text` makes from the seconds since `step` began, unless one was shown in the last quarter
-    /// of a second; a new step shows at once.
-    private func show(step: String?, _ text: (TimeInterval) -> String) {
+    /// of a second and it is not to be shown `immediately`; a new step shows at once.
+    private func show(step: String?, immediately: Bool = false, _ text: (TimeInterval) -> String) {
         guard enabled else { return }
         let now = Date()
         if step != self.step || !updated {
@@ -57,7 +63,7 @@ final class ProgressLine: @unchecked Sendable {
             started = now
             lastShown = .distantPast
         }
-        guard now.timeIntervalSince(lastShown) >= 0.25 else { return }
+        guard immediately || now.timeIntervalSince(lastShown) >= 0.25 else { return }
         lastShown = now
         FileHandle.standardError.write(Data(("\r" + text(now.timeIntervalSince(started)) + "\u{1B}[K").utf8))
         shown = true
@@ -93,10 +99,17 @@ final class ProgressLine: @unchecked Sendable {
         return parts.joined(separator: " · ")
     }
 
-    /// The text of an export's line: `export Product · 1,200,000 rows · 950,000 rows/s`.
-    static func line(step: String, rows: Int, elapsed: TimeInterval) -> String {
-        let rate = Int(Double(rows) / max(elapsed, 0.001))
-        return "\(step) · \(rows.formatted()) rows · \(rate.formatted()) rows/s"
+    /// The text of an export's line: `export Product · 1,200,000 rows · 950,000 rows/s` while rows are read, then,
+    /// for a partitioned export, `export Product · partition files 37 of 200 · 180,000 of 1,200,000 rows written`.
+    static func line(step: String, export progress: ExportProgress, elapsed: TimeInterval) -> String {
+        switch progress {
+        case .rows(let rows):
+            let rate = Int(Double(rows) / max(elapsed, 0.001))
+            return "\(step) · \(rows.formatted()) rows · \(rate.formatted()) rows/s"
+        case .partitionFiles(let written, let files, let rowsWritten, let rows):
+            return "\(step) · partition files \(written.formatted()) of \(files.formatted()) · "
+                + "\(rowsWritten.formatted()) of \(rows.formatted()) rows written"
+        }
     }
 
     /// The size of the input at `path` (standard input and other streams have none), looked up once.

@@ -225,5 +225,16 @@ struct ParquetPartitionCommandTests {
             "export", "--store", "s.sqlite", "--entity", "Product", "--partition-by", "sku", "--format", "parquet",
         ])
         #expect(standardOutput.status == 64)
+        // A folder without an extension names no format: the error names the one that partitions.
+        let folder = try ferry.run([
+            "export", "--store", "s.sqlite", "--entity", "Product", "--partition-by", "sku", "--output", "products",
+        ])
+        #expect(folder.status == 64)
+        #expect(
+            folder.standardError.contains(
+                "Cannot infer the format of 'products' from its extension; pass --format parquet."),
+            "\(folder.standardError)")
+        let file = try ferry.run(["export", "--store", "s.sqlite", "--entity", "Product", "--output", "products"])
+        #expect(file.standardError.contains("pass --format csv|tsv|ndjson|json|parquet."), "\(file.standardError)")
     }
 }

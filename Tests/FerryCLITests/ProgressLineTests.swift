@@ -1,3 +1,4 @@
+import FerryPipeline
 import FerryTestSupport
 import Foundation
 import Testing
@@ -18,8 +19,14 @@ struct ProgressLineTests {
     }
 
     @Test func anExportGivesRowsWrittenAndTheRate() {
-        let line = ProgressLine.line(step: "export Product", rows: 1_200_000, elapsed: 2)
+        let line = ProgressLine.line(step: "export Product", export: .rows(1_200_000), elapsed: 2)
         #expect(line == "export Product · 1,200,000 rows · 600,000 rows/s")
+    }
+
+    @Test func aPartitionedExportThenGivesTheFilesAndRowsWritten() {
+        let progress = ExportProgress.partitionFiles(written: 37, of: 200, rowsWritten: 180_000, rows: 1_200_000)
+        let line = ProgressLine.line(step: "export Product", export: progress, elapsed: 2)
+        #expect(line == "export Product · partition files 37 of 200 · 180,000 of 1,200,000 rows written")
     }
 
     @Test func anUnknownSizeGivesBytesRead() {
@@ -29,7 +36,8 @@ struct ProgressLineTests {
 }
 
 /// The built binary on a terminal (a pseudo-terminal made by util-linux's `script`): `ferry run` shows each import
-/// step's progress with its name and a percentage, as `ferry import` does; `ferry export` the rows written.
+/// step's progress with its name and a percentage, as `ferry import` does; `ferry export` the rows written, and a
+/// partitioned export then its files.
 struct ProgressOnATerminalTests {
     let ferry = BuiltCommand(product: "ferry")
 
@@ -60,6 +68,21 @@ struct ProgressOnATerminalTests {
                 "--output", "products.csv",
             ], in: folder)
         #expect(screen.contains("export Product · 5 rows · "), "\(screen)")
+        #expect(screen.contains("exported 16 Product rows"), "\(screen)")
+    }
+
+    @Test func aPartitionedExportShowsWhenItStartsWritingItsFiles() throws {
+        let folder = try PipelineCommandTests.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try ferry.run(["run", "Pipelines/demo.yml", "--quiet"], in: folder).status == 0)
+        let screen = try onATerminal(
+            [
+                "export", "--store", "out/demo/catalog.sqlite", "--entity", "Product", "--fetch-batch-size", "5",
+                "--partition-by", "active", "--format", "parquet", "--output", "products",
+            ], in: folder)
+        #expect(screen.contains("export Product · 5 rows · "), "\(screen)")
+        // Every demo product is active: one partition.
+        #expect(screen.contains("export Product · partition files 0 of 1 · 0 of 16 rows written"), "\(screen)")
         #expect(screen.contains("exported 16 Product rows"), "\(screen)")
     }
 }

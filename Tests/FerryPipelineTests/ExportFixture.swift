@@ -89,7 +89,7 @@ final class ExportFixture: Sendable {
     @discardableResult
     func export(
         _ entity: String = "Item", to output: String, _ configure: (inout ExportSpec) throws -> Void = { _ in },
-        progress: (@Sendable (Int) -> Void)? = nil
+        progress: (@Sendable (ExportProgress) -> Void)? = nil
     ) async throws -> Exporter.Result {
         var spec = ExportSpec(entity: entity, output: output == "-" ? "-" : file(output))
         try configure(&spec)

@@ -95,12 +95,12 @@ struct ExporterTests {
     @Test func aFetchBatchSizeSmallerThanTheResultWritesEveryRowAndReportsEachBatch() async throws {
         let fixture = try await ExportFixture()
         try await fixture.insertNumberedItems(1...25)
-        let reported = Mutex<[Int]>([])
-        let result = try await fixture.export(to: "items.tsv", { $0.fetchBatchSize = 10 }) { rows in
-            reported.withLock { $0.append(rows) }
+        let reported = Mutex<[ExportProgress]>([])
+        let result = try await fixture.export(to: "items.tsv", { $0.fetchBatchSize = 10 }) { progress in
+            reported.withLock { $0.append(progress) }
         }
         #expect(result.rows == 25)
-        #expect(reported.withLock { $0 } == [10, 20])
+        #expect(reported.withLock { $0 } == [.rows(10), .rows(20)])
         let lines = try fixture.text("items.tsv").split(separator: "\n")
         #expect(lines.count == 26)
         #expect(lines[25].hasPrefix("SKU-0025\t"))
@@ -116,8 +116,8 @@ struct ExporterTests {
                 spec.fetchBatchSize = 10
                 spec.fields = ["sku", "big"]
             }
-        ) { rows in
-            guard rows == 10 else { return }
+        ) { progress in
+            guard progress == .rows(10) else { return }
             // Another writer commits while the export is between batches.
             try? fixture.execute(
                 "INSERT INTO Item (_pk, _ent, _opt, sku, big) VALUES (1000, 2, 1, 'SKU-9999', 9999); "

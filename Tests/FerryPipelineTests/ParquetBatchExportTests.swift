@@ -24,7 +24,7 @@ struct ParquetBatchExportTests {
             items.append(item)
         }
         try await fixture.insertItems(items)
-        let seen = Mutex<[Int]>([])
+        let seen = Mutex<[ExportProgress]>([])
         let result = try await fixture.export(
             to: "items.parquet",
             { spec in
@@ -32,9 +32,9 @@ struct ParquetBatchExportTests {
                 spec.fields = ["sku", "big", "ratio"]
                 spec.sort = [FetchSortDescriptor(key: "sku")]
             },
-            progress: { rows in seen.withLock { $0.append(rows) } })
+            progress: { progress in seen.withLock { $0.append(progress) } })
         #expect(result.rows == count)
-        #expect(seen.withLock { $0 } == [1200, 2400, 3600, 4800])
+        #expect(seen.withLock { $0 } == [.rows(1200), .rows(2400), .rows(3600), .rows(4800)])
         let readings = try ParquetReaders.read(fixture.file("items.parquet"))
         for reading in [readings.pyarrow, readings.duckdb] {
             #expect(reading.rows == count)

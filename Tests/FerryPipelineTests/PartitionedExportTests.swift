@@ -2,6 +2,7 @@ import FerryIO
 import FerryStore
 import FerryTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FerryPipeline
@@ -62,6 +63,35 @@ struct PartitionedExportTests {
         let numbers = reading.pyarrow.column("big").compactMap { $0.flatMap { Int($0) } }
         let expected = (1...3000).filter { $0 % 11 != 0 && $0 % 7 == 3 && $0 % 2 == 1 }
         #expect(numbers == (sort == nil ? expected : expected.reversed()))
+    }
+
+    /// Rows set aside are reported as read, then as their partitions' files are written, every fetch batch and when
+    /// the last file is done; rows read sorted by partition are written as they come, and reported once.
+    @Test func progressReportsTheRowsReadThenThePartitionFilesWritten() async throws {
+        let fixture = try await fixture()
+        func reports(partitionLimit: Int) async throws -> [ExportProgress] {
+            var spec = ExportSpec(entity: "Item", output: fixture.file("dataset-\(partitionLimit)"))
+            spec.format = .parquet
+            spec.partitionBy = ["active"]
+            spec.fields = ["sku", "big"]
+            spec.fetchBatchSize = 1000
+            var exporter = Exporter(store: fixture.store)
+            exporter.partitionLimit = partitionLimit
+            let reported = Mutex<[ExportProgress]>([])
+            try await exporter.export(spec) { progress in reported.withLock { $0.append(progress) } }
+            return reported.withLock { $0 }
+        }
+        // Two partitions of 1,500 rows, written active=false first.
+        #expect(
+            try await reports(partitionLimit: 10_000) == [
+                .rows(1000), .rows(2000), .rows(3000),
+                .partitionFiles(written: 0, of: 2, rowsWritten: 0, rows: 3000),
+                .partitionFiles(written: 0, of: 2, rowsWritten: 1000, rows: 3000),
+                .partitionFiles(written: 1, of: 2, rowsWritten: 2000, rows: 3000),
+                .partitionFiles(written: 1, of: 2, rowsWritten: 3000, rows: 3000),
+                .partitionFiles(written: 2, of: 2, rowsWritten: 3000, rows: 3000),
+            ])
+        #expect(try await reports(partitionLimit: 0) == [.rows(1000), .rows(2000), .rows(3000)])
     }
 
     /// Chunks of 1 KiB and 4 KiB in memory at most, so rows go to the file both ways, many times; then chunks smaller

@@ -11,7 +11,7 @@ extension Exporter {
     ///   blob file.
     static func writeParquet(
         _ rows: SnapshotRows, spec: ExportSpec, model: ManagedObjectModel, blobFolder: String,
-        observer: ((UnsafeRawBufferPointer) -> Void)?, progress: (@Sendable (Int) -> Void)?
+        observer: ((UnsafeRawBufferPointer) -> Void)?, progress: (@Sendable (ExportProgress) -> Void)?
     ) throws -> Int {
         let columns = ParquetFieldWriter.parquetColumns(for: rows.columns, entity: spec.entity, model: model)
         let writer = try ParquetWriter(path: spec.output, columns: columns, options: spec.parquet, observer: observer)

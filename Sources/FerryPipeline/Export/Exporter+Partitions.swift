@@ -45,7 +45,8 @@ extension Exporter {
     }
 
     /// Writes `rows` as a hive-partitioned dataset: one `name=value/…/part-00000.parquet` file per partition, the
-    /// partition columns left out of the files, each partition's rows in the order they came.
+    /// partition columns left out of the files, each partition's rows in the order they came. Rows set aside in
+    /// buckets are reported as read, then as their partitions' files are written.
     ///
     /// - Throws: ``PartitionBuckets/TooManyPartitions`` when grouping in buckets meets more partitions than its
     ///   limit (nothing is left behind; sort the rows and write them `.sorted`); ``PipelineError`` `.invalidExport`
@@ -53,7 +54,7 @@ extension Exporter {
     ///   ``ParquetFieldWriter`` throws.
     static func writeDataset(
         _ rows: SnapshotRows, spec: ExportSpec, model: ManagedObjectModel, blobFolder: String,
-        grouping: PartitionGrouping, progress: (@Sendable (Int) -> Void)?
+        grouping: PartitionGrouping, progress: (@Sendable (ExportProgress) -> Void)?
     ) throws -> DatasetWrite {
         var partitions: [(index: Int, type: AttributeType, name: String)] = []
         for key in spec.partitionBy {
@@ -107,10 +108,22 @@ extension Exporter {
             let batch = RowBatch(columnCount: rows.columns.count, byteCount: buckets.chunkBytes)
             let partitionKeys = buckets.partitionKeys
             let order = partitionKeys.indices.sorted { partitionKeys[$0].lexicographicallyPrecedes(partitionKeys[$1]) }
-            for partition in order {
-                let writer = try files.open(partitionKeys[partition])
-                try buckets.forEachBatch(ofPartition: partition, in: batch) { try fields.writeBatch($0, to: writer) }
+            let report = { (finished: Int, rowsWritten: Int) in
+                progress?(.partitionFiles(written: finished, of: order.count, rowsWritten: rowsWritten, rows: count))
             }
+            report(0, 0)
+            var rowsWritten = 0
+            for (finished, partition) in order.enumerated() {
+                let writer = try files.open(partitionKeys[partition])
+                try buckets.forEachBatch(ofPartition: partition, in: batch) { batch in
+                    try fields.writeBatch(batch, to: writer)
+                    let before = rowsWritten
+                    rowsWritten += batch.rowCount
+                    forEachMultiple(of: spec.fetchBatchSize, after: before, upTo: rowsWritten) { report(finished, $0) }
+                }
+            }
+            try files.close()
+            report(order.count, count)
         }
         try files.close()
         try dataset.commit()

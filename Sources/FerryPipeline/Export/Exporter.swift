@@ -12,8 +12,8 @@ public import Logging
 /// does not grow with the export.
 ///
 /// ```swift
-/// let result = try await Exporter(store: container.persistentStore).export(spec) { rows in
-///     progress.update(records: rows)
+/// let result = try await Exporter(store: container.persistentStore).export(spec) { progress in
+///     if case .rows(let rows) = progress { print("\(rows) rows") }
 /// }
 /// print("\(result.rows) rows, sha256 \(result.manifest?.sha256 ?? "-")")
 /// ```
@@ -45,8 +45,8 @@ public struct Exporter: Sendable {
         public var deleted: Int
     }
 
-    /// Exports what `spec` says; `progress` is called with the rows written so far after each
-    /// ``ExportSpec/fetchBatchSize`` rows (on a thread of the export's own; the snapshot stays the same meanwhile).
+    /// Exports what `spec` says; `progress` is told how far it has come after each ``ExportSpec/fetchBatchSize`` rows
+    /// (on a thread of the export's own; the snapshot stays the same meanwhile).
     ///
     /// The output appears only once complete; an incremental export's token moves on only after that.
     /// - Throws: `FetchPredicateError` for a predicate that does not parse or fit the model (with its column),
@@ -55,7 +55,7 @@ public struct Exporter: Sendable {
     ///   `FerryIOError` when writing fails.
     @discardableResult
     public func export(
-        _ spec: ExportSpec, progress: (@Sendable (_ rows: Int) -> Void)? = nil
+        _ spec: ExportSpec, progress: (@Sendable (ExportProgress) -> Void)? = nil
     ) async throws -> Result {
         guard spec.fetchBatchSize > 0 else {
             throw PipelineError(.invalidExport, "fetchBatchSize must be positive, not \(spec.fetchBatchSize)")
@@ -136,7 +136,7 @@ public struct Exporter: Sendable {
     /// Writes the rows and gathers the manifest's facts, all inside the snapshot.
     private static func write(
         _ request: FetchRequest, _ spec: ExportSpec, from snapshot: ReadSnapshot, sortedByPartition: FetchRequest?,
-        partitionLimit: Int, logger: Logger, progress: (@Sendable (Int) -> Void)?
+        partitionLimit: Int, logger: Logger, progress: (@Sendable (ExportProgress) -> Void)?
     ) throws -> SnapshotRead {
         var previousToken: Int64?
         if let name = spec.sinceLast {
@@ -204,7 +204,7 @@ public struct Exporter: Sendable {
     /// The hot loop, specialized for the writer's concrete type.
     private static func writeRows<Writer: RecordWriter>(
         _ rows: SnapshotRows, to writer: Writer, spec: ExportSpec, blobFolder: String,
-        progress: (@Sendable (Int) -> Void)?
+        progress: (@Sendable (ExportProgress) -> Void)?
     ) throws -> Int {
         let fields = ExportFieldWriter(
             columns: rows.columns, blobFolder: blobFolder, isJSON: spec.format == .ndjson || spec.format == .json)
@@ -212,13 +212,13 @@ public struct Exporter: Sendable {
     }
 
     /// Reads `rows` on this thread while `write` takes each batch of them, in order, on a second one (see
-    /// ``RowBatchPipe``), so reading rows from SQLite and formatting them overlap; calls `progress` with the count
+    /// ``RowBatchPipe``), so reading rows from SQLite and formatting them overlap; tells `progress` the count
     /// written every `spec.fetchBatchSize` rows, once the batch holding that row is written. Returns how many rows
     /// there were.
     ///
     /// - Throws: what `write` threw, or ``StoreError`` when reading fails.
     static func pipeBatches(
-        _ rows: SnapshotRows, spec: ExportSpec, progress: (@Sendable (Int) -> Void)?,
+        _ rows: SnapshotRows, spec: ExportSpec, progress: (@Sendable (ExportProgress) -> Void)?,
         write: (RowBatch) throws -> Void
     ) throws -> Int {
         let step = spec.fetchBatchSize
@@ -227,12 +227,17 @@ public struct Exporter: Sendable {
             try write(batch)
             let before = written
             written += batch.rowCount
-            guard let progress else { return }
-            var next = (before / step + 1) * step
-            while next <= written {
-                progress(next)
-                next += step
-            }
+            forEachMultiple(of: step, after: before, upTo: written) { progress?(.rows($0)) }
+        }
+    }
+
+    /// Calls `body` with each multiple of `step` past `before`, up to `count`: the progress reports due when the
+    /// count of rows done goes from `before` to `count`.
+    static func forEachMultiple(of step: Int, after before: Int, upTo count: Int, _ body: (Int) -> Void) {
+        var next = (before / step + 1) * step
+        while next <= count {
+            body(next)
+            next += step
         }
     }
 
@@ -240,7 +245,7 @@ public struct Exporter: Sendable {
     ///
     /// - Throws: what `write` threw, or ``StoreError`` when reading fails.
     static func pipeRows(
-        _ rows: SnapshotRows, spec: ExportSpec, progress: (@Sendable (Int) -> Void)?,
+        _ rows: SnapshotRows, spec: ExportSpec, progress: (@Sendable (ExportProgress) -> Void)?,
         write: (RowBatch.Row) throws -> Void
     ) throws -> Int {
         try pipeBatches(rows, spec: spec, progress: progress) { try $0.forEachRow(write) }

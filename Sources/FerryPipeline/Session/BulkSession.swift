@@ -125,7 +125,7 @@ public final class BulkSession {
     ///
     /// - Throws: as ``Exporter/export(_:progress:)``.
     @discardableResult
-    public func export(_ spec: ExportSpec, progress: (@Sendable (_ rows: Int) -> Void)? = nil) async throws
+    public func export(_ spec: ExportSpec, progress: (@Sendable (ExportProgress) -> Void)? = nil) async throws
         -> Exporter.Result
     {
         try await Exporter(store: container.persistentStore, logger: logger).export(spec, progress: progress)

@@ -77,8 +77,8 @@ struct ExportCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Rows between progress reports (shown on a terminal: rows written and the rate); memory does not "
-                + "depend on it."))
+            "Rows between progress reports (shown on a terminal: rows written and the rate, then a partitioned "
+                + "export's files written); memory does not depend on it."))
     var fetchBatchSize = 1000
 
     @Option(name: .shortAndLong, help: "The output file, or - for standard output.")
@@ -110,7 +110,10 @@ struct ExportCommand: AsyncParsableCommand {
 
     /// The format written: `--format`, else `--output`'s extension (CSV for standard output).
     private func outputFormat() throws -> RecordFormat {
-        output == "-" ? (format ?? .csv) : try resolveFormat(format, path: output, option: "--format")
+        if output == "-" { return format ?? .csv }
+        // A partitioned export's folder rarely has an extension, and Parquet is the one format that partitions.
+        let choices = partitionBy == nil ? "csv|tsv|ndjson|json|parquet" : "parquet"
+        return try resolveFormat(format, path: output, option: "--format", choices: choices)
     }
 
     func run() async throws {
@@ -126,7 +129,7 @@ struct ExportCommand: AsyncParsableCommand {
             spec.parquet = parquet.writerOptions
             spec.partitionBy =
                 partitionBy.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
-            // Rows written so far, every --fetch-batch-size rows, on a terminal.
+            // Rows written so far (and a partitioned export's files), every --fetch-batch-size rows, on a terminal.
             let progress = ProgressLine()
             defer { progress.clear() }
             let step = "export \(entity)"
@@ -134,7 +137,7 @@ struct ExportCommand: AsyncParsableCommand {
             do {
                 // An incremental export records how far it got in the store.
                 return try await location.reading(recordsInStore: sinceLast != nil, logger: logger) {
-                    try await $0.export(spec) { rows in progress.update(step: step, rows: rows) }
+                    try await $0.export(spec) { progress.update(step: step, export: $0) }
                 }
             } catch let error as FetchPredicateError {
                 printError("error: --where: \(error.annotatedDescription)")

@@ -67,11 +67,13 @@ struct ReadOptions: ParsableArguments {
     }
 }
 
-/// The format named by `--from`/`--format`, or inferred from the path's extension.
-func resolveFormat(_ explicit: RecordFormat?, path: String, option: String) throws -> RecordFormat {
+/// The format named by `--from`/`--format`, or inferred from the path's extension; `choices` (`csv|tsv|ndjson|json`
+/// for what is read) is what the error names when there is neither.
+func resolveFormat(
+    _ explicit: RecordFormat?, path: String, option: String, choices: String = "csv|tsv|ndjson|json"
+) throws -> RecordFormat {
     if let explicit { return explicit }
     if let inferred = RecordFormat(inferringFrom: path) { return inferred }
     let what = path == "-" ? "standard input/output" : "'\(path)'"
-    throw ValidationError(
-        "Cannot infer the format of \(what) from its extension; pass \(option) csv|tsv|ndjson|json.")
+    throw ValidationError("Cannot infer the format of \(what) from its extension; pass \(option) \(choices).")
 }

@@ -23,6 +23,14 @@ final class ProgressLine: @unchecked Sendable {
             bytesRead: progress.bytesRead)
     }
 
+    /// Shows how far a pipeline's import or export step has come.
+    func update(_ progress: StepProgress) {
+        switch progress {
+        case .importing(let imported): update(imported)
+        case .exporting(let step, let exported): update(step: step, export: exported)
+        }
+    }
+
     /// Shows `records` read from `bytesRead` bytes of `inputPath`, at most four times a second. The percentage and
     /// ETA need the input to be a regular file; the rate and ETA count from the first update of each `step`.
     func update(step: String? = nil, inputPath: String, records: Int, bytesRead: Int) {

@@ -36,8 +36,8 @@ struct ProgressLineTests {
 }
 
 /// The built binary on a terminal (a pseudo-terminal made by util-linux's `script`): `ferry run` shows each import
-/// step's progress with its name and a percentage, as `ferry import` does; `ferry export` the rows written, and a
-/// partitioned export then its files.
+/// step's progress with its name and a percentage, as `ferry import` does, and its export steps' as `ferry export`
+/// does: the rows written, and a partitioned export then its files.
 struct ProgressOnATerminalTests {
     let ferry = BuiltCommand(product: "ferry")
 
@@ -56,6 +56,8 @@ struct ProgressOnATerminalTests {
         let screen = try onATerminal(["run", "Pipelines/demo.yml"], in: folder)
         #expect(screen.contains("categories · 100.0% of 0 MB · 8 records"), "\(screen)")
         #expect(screen.contains("products · 100.0% of 0 MB · 20 records"), "\(screen)")
+        // The export steps: the partitioned one shows its files (16 rows are fewer than a fetch batch).
+        #expect(screen.contains("products parquet · partition files 0 of 7 · 0 of 16 rows written"), "\(screen)")
     }
 
     @Test func anExportShowsTheRowsWrittenEveryFetchBatch() throws {

@@ -28,7 +28,7 @@ public struct PipelineRunner: Sendable {
     /// - Throws: the first step's failure (``PipelineError``, `StoreError`, `FerryIOError`…), after the steps
     ///   before it committed; `report` in the error's ``PipelineRunError`` says what ran.
     public func run(
-        resume: Bool = false, stop: StopSignal? = nil, progress: (@Sendable (ImportProgress) -> Void)? = nil
+        resume: Bool = false, stop: StopSignal? = nil, progress: (@Sendable (StepProgress) -> Void)? = nil
     ) async throws -> PipelineReport {
         let started = ContinuousClock.now
         var report = PipelineReport(pipeline: file.path, store: file.store)
@@ -97,7 +97,7 @@ public struct PipelineRunner: Sendable {
     /// of its own, so `ferry inspect` shows how each step of a night ended.
     private func run(
         _ step: PipelineStep, ledger: RunLedger, outputs: OutputPathValues, resume: Bool, stop: StopSignal?,
-        progress: (@Sendable (ImportProgress) -> Void)?
+        progress: (@Sendable (StepProgress) -> Void)?
     ) async throws -> PipelineReport.Step {
         if case .importRecords = step.action {
             return try await perform(
@@ -121,7 +121,7 @@ public struct PipelineRunner: Sendable {
     /// Does what `step` says, once the ledger knows of it.
     private func perform(
         _ step: PipelineStep, ledger: RunLedger, outputs: OutputPathValues, resume: Bool, stop: StopSignal?,
-        progress: (@Sendable (ImportProgress) -> Void)?
+        progress: (@Sendable (StepProgress) -> Void)?
     ) async throws -> PipelineReport.Step {
         let started = ContinuousClock.now
         let store = container.persistentStore
@@ -165,7 +165,9 @@ public struct PipelineRunner: Sendable {
             let template = OutputPathTemplate(export.output)
             export.output = template.expanded(with: outputs)
             if export.output != "-" { try Self.makeFolder(of: export.output) }
-            let written = try await Exporter(store: store, logger: logger).export(export)
+            let written = try await Exporter(store: store, logger: logger).export(export) { exported in
+                progress?(.exporting(step: step.name, exported))
+            }
             result.counts.read = written.rows
             if export.writesManifest { result.outputs += [export.output, export.manifestPath] }
             if let keep = export.keep {
@@ -244,15 +246,15 @@ public struct PipelineRunner: Sendable {
         }
     }
 
-    /// `progress`, with each update naming the step it comes from.
-    private static func naming(_ step: String, _ progress: (@Sendable (ImportProgress) -> Void)?)
+    /// An import's progress reported to `progress`, each update naming the step it comes from.
+    private static func naming(_ step: String, _ progress: (@Sendable (StepProgress) -> Void)?)
         -> (@Sendable (ImportProgress) -> Void)?
     {
         guard let progress else { return nil }
         return { update in
             var update = update
             update.step = step
-            progress(update)
+            progress(.importing(update))
         }
     }
 }

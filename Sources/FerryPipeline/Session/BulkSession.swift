@@ -138,7 +138,7 @@ public final class BulkSession {
     ///   failure) when a step fails.
     public func run(
         _ file: PipelineFile, resume: Bool = false, stop: StopSignal? = nil,
-        progress: (@Sendable (ImportProgress) -> Void)? = nil
+        progress: (@Sendable (StepProgress) -> Void)? = nil
     ) async throws -> PipelineReport {
         let issues = PipelineValidator.issues(in: file, model: container.model)
         guard issues.isEmpty else { throw PipelineFileError(issues: issues) }
@@ -157,7 +157,7 @@ public final class BulkSession {
     public static func run(
         _ file: PipelineFile, settings: StoreSettings = StoreSettings(), dryRun: Bool = false, resume: Bool = false,
         stop: StopSignal? = nil, logger: Logger = Logger(label: "ferry"),
-        progress: (@Sendable (ImportProgress) -> Void)? = nil
+        progress: (@Sendable (StepProgress) -> Void)? = nil
     ) async throws -> PipelineReport {
         var file = file
         var settings = settings

@@ -12,7 +12,6 @@ final class ProgressLine: @unchecked Sendable {
     private var step: String?
     private var started = Date()
     private var lastShown = Date.distantPast
-    private var shown = false
     /// Whether any update came yet (the first one starts the first step).
     private var updated = false
 
@@ -73,15 +72,13 @@ final class ProgressLine: @unchecked Sendable {
         }
         guard immediately || now.timeIntervalSince(lastShown) >= 0.25 else { return }
         lastShown = now
-        FileHandle.standardError.write(Data(("\r" + text(now.timeIntervalSince(started)) + "\u{1B}[K").utf8))
-        shown = true
+        TerminalLine.draw(text(now.timeIntervalSince(started)))
     }
 
-    /// Erases the line if one was shown.
+    /// Erases the line if one is shown.
     func clear() {
-        guard shown else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-        shown = false
+        guard enabled else { return }
+        TerminalLine.erase()
     }
 
     /// The text of the line.

@@ -58,6 +58,39 @@ struct ProgressOnATerminalTests {
         #expect(screen.contains("products · 100.0% of 0 MB · 20 records"), "\(screen)")
         // The export steps: the partitioned one shows its files (16 rows are fewer than a fetch batch).
         #expect(screen.contains("products parquet · partition files 0 of 7 · 0 of 16 rows written"), "\(screen)")
+        // The orders step logs a warning: it erases the progress line first, so the warning has a line of its own.
+        let lines = Self.terminalLines(screen)
+        let warning = try #require(lines.first { $0.contains("warning") }, "\(lines)")
+        #expect(warning.contains(" warning ferry: [FerryPipeline] demo.yml: orders: "), "\(warning)")
+        #expect(!warning.contains("records/s"), "\(warning)")
+    }
+
+    /// The lines a terminal shows for `output`: a carriage return goes back to the line's start, `ESC [K` erases
+    /// the line from there, other characters overwrite what is under them.
+    static func terminalLines(_ output: String) -> [String] {
+        var lines: [[Character]] = [[]]
+        var column = 0
+        var characters = output[...]
+        while let character = characters.popFirst() {
+            switch character {
+            case "\r":
+                column = 0
+            case "\n", "\r\n":
+                lines.append([])
+                column = 0
+            case "\u{1B}" where characters.hasPrefix("[K"):
+                characters = characters.dropFirst(2)
+                lines[lines.count - 1].removeSubrange(min(column, lines[lines.count - 1].count)...)
+            default:
+                if column < lines[lines.count - 1].count {
+                    lines[lines.count - 1][column] = character
+                } else {
+                    lines[lines.count - 1].append(character)
+                }
+                column += 1
+            }
+        }
+        return lines.map { String($0) }
     }
 
     @Test func anExportShowsTheRowsWrittenEveryFetchBatch() throws {

@@ -13,11 +13,7 @@ struct LoggingOptions: ParsableArguments {
     /// Sends swift-log's output to standard error at the chosen level; call once, first thing in `run()`.
     func bootstrap() -> Logger {
         let level = quiet ? Logger.Level.error : logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        LoggingSystem.bootstrap { label in TerminalLogHandler(label: label, level: level) }
         return Logger(label: "ferry")
     }
 }

@@ -65,6 +65,26 @@ struct PartitionedExportTests {
         #expect(numbers == (sort == nil ? expected : expected.reversed()))
     }
 
+    /// Different stored values that make the same folder share its file: an empty string and null; a date stored as
+    /// a real and the same date stored as an integer (as another writer may have left it).
+    @Test func storedValuesThatMakeTheSameFolderShareItsFile() async throws {
+        let fixture = try await ExportFixture()
+        try await fixture.insertNumberedItems(1...4)
+        try fixture.execute(
+            "UPDATE Item SET link = NULL, seen_at = 0.0 WHERE big = 1; UPDATE Item SET link = '', seen_at = 0 WHERE "
+                + "big = 2; UPDATE Item SET link = 'x', seen_at = 0 WHERE big = 3; UPDATE Item SET link = 'x', "
+                + "seen_at = 0.0 WHERE big = 4")
+        var spec = ExportSpec(entity: "Item", output: fixture.file("dataset"))
+        spec.format = .parquet
+        spec.partitionBy = ["link", "seen_at"]
+        spec.fields = ["big"]
+        let result = try await Exporter(store: fixture.store).export(spec)
+        let files = try #require(result.manifest?.files)
+        let date = "seen_at=1970-01-01T00%3A00%3A00Z/part-00000.parquet"
+        #expect(files.map(\.path) == ["link=__HIVE_DEFAULT_PARTITION__/" + date, "link=x/" + date])
+        #expect(files.map(\.rows) == [2, 2])
+    }
+
     /// Rows set aside are reported as read, then as their partitions' files are written, every fetch batch and when
     /// the last file is done; rows read sorted by partition are written as they come, and reported once.
     @Test func progressReportsTheRowsReadThenThePartitionFilesWritten() async throws {
@@ -114,10 +134,10 @@ struct PartitionedExportTests {
                 let row = all.row(at: index)
                 let partition = Int(row.int64(at: 0) % 5)
                 expected[partition].append(Array(row.bytes))
-                try buckets.add(row, key: Array("p\(partition)/".utf8))
+                try buckets.add(row, toPartition: try buckets.partition(ofKey: Array("p\(partition)/".utf8)))
             }
             #expect(throws: PartitionBuckets.TooManyPartitions.self) {
-                try buckets.add(all.row(at: 0), key: Array("p5/".utf8))
+                try buckets.add(all.row(at: 0), toPartition: try buckets.partition(ofKey: Array("p5/".utf8)))
             }
             let batch = RowBatch(columnCount: rows.columns.count, byteCount: batchBytes)
             var matched = 0

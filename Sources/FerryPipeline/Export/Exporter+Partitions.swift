@@ -78,10 +78,10 @@ extension Exporter {
         let dataset = try ExportDataset(path: spec.output)
         var files = DatasetFiles(dataset: dataset, columns: columns, options: spec.parquet)
         let keys = PartitionKeyWriter(partitions: partitions)
-        var key: [UInt8] = []
         let count: Int
         switch grouping {
         case .sorted:
+            var key: [UInt8] = []
             var previousKey: [UInt8] = []
             var writer: ParquetWriter?
             // This thread steps the rows into batches; the pipe's thread encodes them (and each writer compresses
@@ -100,10 +100,9 @@ extension Exporter {
         case .buckets(let partitionLimit):
             let buckets = try PartitionBuckets(
                 beside: try dataset.filePath("rows"), reportedAs: spec.output, partitionLimit: partitionLimit)
+            let router = PartitionRouter(keys: keys, buckets: buckets)
             count = try pipeRows(rows, spec: spec, progress: progress) { row in
-                key.removeAll(keepingCapacity: true)
-                try keys.write(row, into: &key)
-                try buckets.add(row, key: key)
+                try buckets.add(row, toPartition: try router.partition(of: row))
             }
             let batch = RowBatch(columnCount: rows.columns.count, byteCount: buckets.chunkBytes)
             let partitionKeys = buckets.partitionKeys
@@ -199,6 +198,33 @@ final class PartitionKeyWriter {
 
     deinit {
         scratch.deallocate()
+    }
+
+    /// Appends the current row's partition values as stored, each its storage class and then its bytes: rows with
+    /// the same bytes have the same folder path, and these are cheaper to make than the path.
+    func writeStoredValues<Row: ExportRow>(_ row: Row, into values: inout [UInt8]) {
+        for partition in partitions {
+            let index = partition.index
+            switch row.storageClass(at: index) {
+            case nil:
+                values.append(0)
+            case .integer?:
+                values.append(1)
+                withUnsafeBytes(of: row.int64(at: index)) { values.append(contentsOf: $0) }
+            case .real?:
+                values.append(2)
+                withUnsafeBytes(of: row.double(at: index).bitPattern) { values.append(contentsOf: $0) }
+            case .text?:
+                values.append(3)
+                row.withTextBytes(at: index) { text in
+                    withUnsafeBytes(of: text.count) { values.append(contentsOf: $0) }
+                    values.append(contentsOf: text)
+                }
+            case .blob?:
+                // Refused when the path is made.
+                values.append(4)
+            }
+        }
     }
 
     /// Appends the current row's `name=value/` segments to `key`.

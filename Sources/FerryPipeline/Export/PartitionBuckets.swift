@@ -9,7 +9,7 @@ import FerryIO
 /// that limit plus the partitions' keys and chunk lists, so a dataset with more than ``partitionLimit`` partitions
 /// is refused with ``TooManyPartitions`` (the export then sorts instead).
 final class PartitionBuckets {
-    /// Thrown by ``add(_:key:)`` for one partition more than ``partitionLimit``.
+    /// Thrown by ``partition(ofKey:)`` for one partition more than ``partitionLimit``.
     struct TooManyPartitions: Error {}
 
     /// The most partitions set aside.
@@ -43,22 +43,24 @@ final class PartitionBuckets {
     /// The partitions' keys (`name=value/` folder paths), in the order their first row came.
     var partitionKeys: [[UInt8]] { keys }
 
-    /// Sets `row` aside in the partition of `key`.
+    /// The index of the partition of `key` (in ``partitionKeys``), a new one for a key not seen before.
     ///
-    /// - Throws: ``TooManyPartitions`` for a new key past ``partitionLimit``; ``FerryIOError`` `.io` when writing
-    ///   the scratch file fails.
-    func add(_ row: RowBatch.Row, key: [UInt8]) throws {
-        let partition: Int
-        if let known = indices[key] {
-            partition = known
-        } else {
-            guard keys.count < partitionLimit else { throw TooManyPartitions() }
-            partition = keys.count
-            indices[key] = partition
-            keys.append(key)
-            held.append([])
-            chunks.append([])
-        }
+    /// - Throws: ``TooManyPartitions`` for a new key past ``partitionLimit``.
+    func partition(ofKey key: [UInt8]) throws -> Int {
+        if let known = indices[key] { return known }
+        guard keys.count < partitionLimit else { throw TooManyPartitions() }
+        let partition = keys.count
+        indices[key] = partition
+        keys.append(key)
+        held.append([])
+        chunks.append([])
+        return partition
+    }
+
+    /// Sets `row` aside in partition `partition` (see ``partition(ofKey:)``).
+    ///
+    /// - Throws: ``FerryIOError`` `.io` when writing the scratch file fails.
+    func add(_ row: RowBatch.Row, toPartition partition: Int) throws {
         let bytes = row.bytes
         held[partition].append(contentsOf: bytes)
         heldBytes += bytes.count

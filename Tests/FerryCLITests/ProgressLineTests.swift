@@ -93,28 +93,25 @@ struct ProgressOnATerminalTests {
         return lines.map { String($0) }
     }
 
-    @Test func anExportShowsTheRowsWrittenEveryFetchBatch() throws {
+    /// What `ferry export` of the demo store's products, in fetch batches of 5, prints on a terminal with `options`.
+    private func exportOfTheDemoProducts(_ options: [String]) throws -> String {
         let folder = try PipelineCommandTests.workspace()
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(try ferry.run(["run", "Pipelines/demo.yml", "--quiet"], in: folder).status == 0)
-        let screen = try onATerminal(
-            [
-                "export", "--store", "out/demo/catalog.sqlite", "--entity", "Product", "--fetch-batch-size", "5",
-                "--output", "products.csv",
-            ], in: folder)
+        let export = ["export", "--store", "out/demo/catalog.sqlite", "--entity", "Product", "--fetch-batch-size", "5"]
+        return try onATerminal(export + options, in: folder)
+    }
+
+    @Test func anExportShowsTheRowsWrittenEveryFetchBatch() throws {
+        let screen = try exportOfTheDemoProducts(["--output", "products.csv"])
         #expect(screen.contains("export Product · 5 rows · "), "\(screen)")
         #expect(screen.contains("exported 16 Product rows"), "\(screen)")
     }
 
     @Test func aPartitionedExportShowsWhenItStartsWritingItsFiles() throws {
-        let folder = try PipelineCommandTests.workspace()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try ferry.run(["run", "Pipelines/demo.yml", "--quiet"], in: folder).status == 0)
-        let screen = try onATerminal(
-            [
-                "export", "--store", "out/demo/catalog.sqlite", "--entity", "Product", "--fetch-batch-size", "5",
-                "--partition-by", "active", "--format", "parquet", "--output", "products",
-            ], in: folder)
+        let screen = try exportOfTheDemoProducts([
+            "--partition-by", "active", "--format", "parquet", "--output", "products",
+        ])
         #expect(screen.contains("export Product · 5 rows · "), "\(screen)")
         // Every demo product is active: one partition.
         #expect(screen.contains("export Product · partition files 0 of 1 · 0 of 16 rows written"), "\(screen)")

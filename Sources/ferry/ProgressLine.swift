@@ -2,18 +2,23 @@ import FerryPipeline
 import Foundation
 
 /// A one-line progress display on standard error, shown only when standard error is a terminal (never in a
-/// pipe or a cron job's log).
+/// pipe or a cron job's log) and the command is not `--quiet`.
 ///
 /// `import Product · 12.5% of 210 MB · 180,000 records · 95,000 records/s · ETA 0:14`
 final class ProgressLine: @unchecked Sendable {
     // @unchecked: a progress line belongs to one command and is updated from one task at a time.
-    private let enabled = isatty(STDERR_FILENO) == 1
+    private let enabled: Bool
     private var sizes: [String: Int?] = [:]
     private var step: String?
     private var started = Date()
     private var lastShown = Date.distantPast
     /// Whether any update came yet (the first one starts the first step).
     private var updated = false
+
+    /// A display shown on a terminal unless `quiet` (`--quiet`: nothing but errors).
+    init(quiet: Bool) {
+        enabled = !quiet && isatty(STDERR_FILENO) == 1
+    }
 
     /// Shows how far an import has come (see ``update(step:inputPath:records:bytesRead:)``).
     func update(_ progress: ImportProgress) {

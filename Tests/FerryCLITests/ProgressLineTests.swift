@@ -37,7 +37,8 @@ struct ProgressLineTests {
 
 /// The built binary on a terminal (a pseudo-terminal made by util-linux's `script`): `ferry run` shows each import
 /// step's progress with its name and a percentage, as `ferry import` does, and its export steps' as `ferry export`
-/// does: the rows written, and a partitioned export then its files.
+/// does: the rows written, and a partitioned export then its files; `ferry snapshot --format parquet` each entity's
+/// rows; `--quiet`, nothing.
 struct ProgressOnATerminalTests {
     let ferry = BuiltCommand(product: "ferry")
 
@@ -58,6 +59,8 @@ struct ProgressOnATerminalTests {
         #expect(screen.contains("products · 100.0% of 0 MB · 20 records"), "\(screen)")
         // The export steps: the partitioned one shows its files (16 rows are fewer than a fetch batch).
         #expect(screen.contains("products parquet · partition files 0 of 7 · 0 of 16 rows written"), "\(screen)")
+        // The Parquet snapshot step: each entity's rows, the entity named after the step.
+        #expect(screen.contains("parquet snapshot: Product · 16 rows · "), "\(screen)")
         // The orders step logs a warning: it erases the progress line first, so the warning has a line of its own.
         let lines = Self.terminalLines(screen)
         let warning = try #require(lines.first { $0.contains("warning") }, "\(lines)")
@@ -106,6 +109,22 @@ struct ProgressOnATerminalTests {
         let screen = try exportOfTheDemoProducts(["--output", "products.csv"])
         #expect(screen.contains("export Product · 5 rows · "), "\(screen)")
         #expect(screen.contains("exported 16 Product rows"), "\(screen)")
+    }
+
+    @Test func quietShowsNoProgress() throws {
+        let screen = try exportOfTheDemoProducts(["--output", "products.csv", "--quiet"])
+        #expect(screen.isEmpty, "\(screen)")
+    }
+
+    @Test func aParquetSnapshotShowsEachEntitysRows() throws {
+        let folder = try PipelineCommandTests.workspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try ferry.run(["run", "Pipelines/demo.yml", "--quiet"], in: folder).status == 0)
+        let screen = try onATerminal(
+            ["snapshot", "--store", "out/demo/catalog.sqlite", "--format", "parquet", "--output", "lake"], in: folder)
+        #expect(screen.contains("snapshot Category · 8 rows · "), "\(screen)")
+        #expect(screen.contains("snapshot Product · 16 rows · "), "\(screen)")
+        #expect(screen.contains("Parquet snapshot written to lake"), "\(screen)")
     }
 
     @Test func aPartitionedExportShowsWhenItStartsWritingItsFiles() throws {

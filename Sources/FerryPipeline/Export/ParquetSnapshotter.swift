@@ -70,10 +70,13 @@ public struct ParquetSnapshotter: Sendable {
     ///   - options: the Parquet writer's options (compression, row group size).
     ///   - replacing: when `true`, a folder already at `folder` is replaced whole once the new dataset is
     ///     complete; when `false`, a folder that is not empty is never overwritten.
+    ///   - progress: told the entity being written and its rows written so far, after each batch of them (a few
+    ///     thousand rows), on a thread of the snapshot's own.
     /// - Throws: ``PipelineError`` `.outputExists` when `folder` exists and is not empty (without `replacing`);
     ///   `FerryIOError` when writing fails; what a Parquet export of an entity throws.
     public func snapshot(
-        into folder: String, options: ParquetWriter.Options = ParquetWriter.Options(), replacing: Bool = false
+        into folder: String, options: ParquetWriter.Options = ParquetWriter.Options(), replacing: Bool = false,
+        progress: (@Sendable (_ entity: String, _ rows: Int) -> Void)? = nil
     ) async throws -> Manifest {
         let destination = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         if !replacing, let contents = try? FileManager.default.contentsOfDirectory(atPath: destination), !contents.isEmpty {
@@ -97,8 +100,11 @@ public struct ParquetSnapshotter: Sendable {
                 let fields = ParquetFieldWriter(columns: rows.columns, blobFolder: snapshot.blobFolderPath)
                 fields.useDecimalColumns(columns)
                 // This thread steps the rows into batches; the pipe's thread encodes them.
+                var written = 0
                 let count = try RowBatchPipe(columnCount: rows.columns.count).runBatches(rows) { batch in
                     try fields.writeBatch(batch, to: writer)
+                    written += batch.rowCount
+                    progress?(entity, written)
                 }
                 try writer.finish()
                 files.append(

@@ -181,7 +181,8 @@ public struct PipelineRunner: Sendable {
             try Self.makeFolder(of: output)
             if snapshot.writesParquet {
                 _ = try await ParquetSnapshotter(store: store, logger: logger).snapshot(
-                    into: output, options: snapshot.parquet, replacing: snapshot.replacesExisting)
+                    into: output, options: snapshot.parquet, replacing: snapshot.replacesExisting
+                ) { entity, rows in progress?(.exporting(step: "\(step.name): \(entity)", .rows(rows))) }
             } else {
                 _ = try await StoreSnapshotter(store: store, logger: logger).snapshot(
                     into: output, replacing: snapshot.replacesExisting)

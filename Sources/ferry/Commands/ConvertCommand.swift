@@ -58,7 +58,7 @@ struct ConvertCommand: ParsableCommand {
             var outputDialect = outputFormat.defaultDialect
             outputDialect?.hasHeader = !read.noHeader || reader.columnNames == nil
             let writer = try outputFormat.openWriter(path: output, dialect: outputDialect)
-            let progress = ProgressLine()
+            let progress = ProgressLine(quiet: quiet)
             defer { progress.clear() }
             let copied = try RecordCopier(from: reader, to: writer, columns: columns).copyAll(
                 progressInterval: 65_536

@@ -38,7 +38,7 @@ struct CountCommand: ParsableCommand {
             let reader = try read.openReader(path: file, format: format)
             // Counting needs no field's bytes: the CSV reader then copies none.
             (reader as? CSVReader)?.keepsFieldBytes = false
-            let progress = ProgressLine()
+            let progress = ProgressLine(quiet: false)
             var count = 0
             while try reader.next() != nil {
                 count += 1
@@ -56,7 +56,7 @@ struct CountCommand: ParsableCommand {
     /// The count of a valid CSV or TSV file, parsed in parts on every core; `nil` when the file must be read
     /// from its start instead (standard input, or something to report or repair with its exact position).
     private func countOnEveryCore(dialect: CSVDialect) -> Int? {
-        let progress = ProgressLine()
+        let progress = ProgressLine(quiet: false)
         let file = file
         defer { progress.clear() }
         return CSVRecordCounter(path: file, dialect: dialect).count { bytesRead, records in

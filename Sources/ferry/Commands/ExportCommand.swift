@@ -130,7 +130,7 @@ struct ExportCommand: AsyncParsableCommand {
             spec.partitionBy =
                 partitionBy.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
             // Rows written so far (and a partitioned export's files), every --fetch-batch-size rows, on a terminal.
-            let progress = ProgressLine()
+            let progress = ProgressLine(quiet: logging.quiet)
             defer { progress.clear() }
             let step = "export \(entity)"
             progress.begin(step: step)

@@ -270,14 +270,11 @@ struct ImportCommand: AsyncParsableCommand {
                             "--entity: the model has no entity '\(entity)' (it has "
                                 + model.entities.map(\.name).joined(separator: ", ") + ")")
                     }
-                    let progress = ProgressLine()
+                    let progress = ProgressLine(quiet: logging.quiet)
                     defer { progress.clear() }
-                    let quiet = logging.quiet
                     return try await session.importRecords(
                         spec, name: "import \(entity) " + files.joined(separator: " "), resume: resume, stop: stop
-                    ) { update in
-                        if !quiet { progress.update(update) }
-                    }
+                    ) { progress.update($0) }
                 }
             },
             failed: { error, code in

@@ -55,18 +55,15 @@ struct RunCommand: AsyncParsableCommand {
                 if let store { file.store = store }
                 var settings = StoreSettings()
                 settings.synchronous = durability.synchronous
-                let progress = ProgressLine()
+                let progress = ProgressLine(quiet: logging.quiet)
                 defer { progress.clear() }
-                let quiet = logging.quiet
                 do {
                     return try await BulkSession.run(
                         file, settings: settings, dryRun: dryRun, resume: resume, stop: stop, logger: logger
-                    ) { update in
-                        if !quiet { progress.update(update) }
-                    }
+                    ) { progress.update($0) }
                 } catch let error as PipelineRunError {
                     progress.clear()
-                    if !quiet { printError(error.report.table) }
+                    if !logging.quiet { printError(error.report.table) }
                     partial = error.report
                     throw error.underlying
                 }

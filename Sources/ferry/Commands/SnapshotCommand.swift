@@ -74,9 +74,14 @@ struct SnapshotCommand: AsyncParsableCommand {
 
     private func runParquet(logger: Logger) async throws {
         let manifest = try await reportingFailures { () async throws -> ParquetSnapshotter.Manifest in
-            try await location.reading(logger: logger) { session in
+            // Each entity's rows written so far, on a terminal.
+            let progress = ProgressLine(quiet: logging.quiet)
+            defer { progress.clear() }
+            return try await location.reading(logger: logger) { session in
                 try await ParquetSnapshotter(store: session.container.persistentStore, logger: logger)
-                    .snapshot(into: output, options: parquet.writerOptions)
+                    .snapshot(into: output, options: parquet.writerOptions) { entity, rows in
+                        progress.update(step: "snapshot \(entity)", export: .rows(rows))
+                    }
             }
         }
         if !logging.quiet {

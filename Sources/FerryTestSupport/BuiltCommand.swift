@@ -45,6 +45,15 @@ public struct BuiltCommand {
             ["-c", #"trap '' XFSZ; ulimit -f \#(kibibytes); exec "$0" "$@""#, url.path] + arguments, in: folder)
     }
 
+    /// Runs the command with `arguments` in `folder` on a pseudo-terminal (made by util-linux's `script`), as a
+    /// person at a terminal runs it, and waits for it: standard output and standard error both go to the terminal,
+    /// whose bytes the result's `standardOutput` holds (carriage returns and escape sequences included).
+    public func runOnATerminal(_ arguments: [String], in folder: URL) throws -> Result {
+        let command = ([url.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        return try BuiltCommand(url: URL(fileURLWithPath: "/usr/bin/script")).run(
+            ["--quiet", "--return", "--command", command, "/dev/null"], in: folder)
+    }
+
     /// Runs the command with `arguments`, feeding `input` on standard input, and waits for it.
     public func run(_ arguments: [String], input: Data? = nil, in folder: URL? = nil) throws -> Result {
         let process = Process()

@@ -27,11 +27,12 @@ final class ProgressLine: @unchecked Sendable {
             bytesRead: progress.bytesRead)
     }
 
-    /// Shows how far a pipeline's import or export step has come.
+    /// Shows how far a pipeline's import, export or publish step has come.
     func update(_ progress: StepProgress) {
         switch progress {
         case .importing(let imported): update(imported)
         case .exporting(let step, let exported): update(step: step, export: exported)
+        case .publishing(let step, let rows): update(step: step, rows: rows)
         }
     }
 
@@ -50,6 +51,12 @@ final class ProgressLine: @unchecked Sendable {
         self.step = step
         started = Date()
         lastShown = .distantPast
+    }
+
+    /// Shows `rows` done so far by `step` (`publish Product`), at most four times a second; the rate counts from the
+    /// step's ``begin(step:)``, or else from its first update.
+    func update(step: String, rows: Int) {
+        update(step: step, export: .rows(rows))
     }
 
     /// Shows how far `step` (`export Product`) has come, at most four times a second; the rate counts from the

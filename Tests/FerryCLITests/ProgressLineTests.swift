@@ -44,9 +44,7 @@ struct ProgressOnATerminalTests {
 
     /// What `arguments` print on a terminal, run in `folder`.
     private func onATerminal(_ arguments: [String], in folder: URL) throws -> String {
-        let command = ([ferry.url.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let result = try BuiltCommand(url: URL(fileURLWithPath: "/usr/bin/script")).run(
-            ["--quiet", "--return", "--command", command, "/dev/null"], in: folder)
+        let result = try ferry.runOnATerminal(arguments, in: folder)
         #expect(result.status == 0, "\(result.standardOutput)")
         return result.standardOutput
     }

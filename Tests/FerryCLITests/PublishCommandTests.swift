@@ -92,6 +92,21 @@ struct PublishCommandTests {
             let counts = step["counts"] as? [String: Any]
             #expect(counts?["inserted"] as? Int == 0 && counts?["updated"] as? Int == 0, "\(step)")
         }
+        // On a terminal, each publish step shows the rows it sent.
+        let screen = try ferry.runOnATerminal(["run", "Pipelines/publish.yml"], in: folder).standardOutput
+        #expect(screen.contains("categories · 8 rows · "), "\(screen)")
+    }
+
+    @Test func aPublishShowsTheRowsSentOnATerminalAfterEachChunk() throws {
+        let folder = try workspace(items: 50)
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let result = try ferry.runOnATerminal(publishArguments(database.url, ["--chunk-size", "20"]), in: folder)
+        #expect(result.status == 0, "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("publish Item · 20 rows · "), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("published Item to "), "\(result.standardOutput)")
+        let quiet = try ferry.runOnATerminal(publishArguments(database.url, ["--quiet"]), in: folder)
+        #expect(quiet.status == 0 && quiet.standardOutput.isEmpty, "\(quiet.standardOutput)")
     }
 
     @Test func aSecondPublishOfALockedTableExits75() throws {

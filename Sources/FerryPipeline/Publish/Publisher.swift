@@ -46,7 +46,8 @@ public struct Publisher: Sendable {
         public var rejects: [PublishReject]
     }
 
-    /// Publishes what `spec` says; `progress` is called with the rows sent so far after each chunk.
+    /// Publishes what `spec` says; `progress` is called with the rows sent so far after each chunk (for a resumed
+    /// publish, counting those its stopped run committed).
     ///
     /// - Throws: ``PipelineError`` `.invalidSpec` (unknown entity or field, an upsert without a key, a table that
     ///   does not fit), `.storeLocked` (another publish of the table), `.tooManyRejects`; `PostgresError` when the

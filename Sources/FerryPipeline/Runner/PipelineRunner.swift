@@ -197,7 +197,9 @@ public struct PipelineRunner: Sendable {
             result.entity = publish.entity
             publish.url = try publish.resolvedURL(environment: ProcessInfo.processInfo.environment)
             if let rejects = publish.rejectsPath { try Self.makeFolder(of: rejects) }
-            let published = try await Publisher(store: store, logger: logger).publish(publish)
+            let published = try await Publisher(store: store, logger: logger).publish(publish) { rows in
+                progress?(.publishing(step: step.name, rows: rows))
+            }
             result.counts = published.counts
             result.resumed = published.resumed
         }

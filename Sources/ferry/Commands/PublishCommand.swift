@@ -101,8 +101,15 @@ struct PublishCommand: AsyncParsableCommand {
                 spec.chunkSize = chunkSize
                 spec.maxRejects = maxRejects
                 spec.rejectsPath = rejects
+                // Rows sent so far, after each chunk, on a terminal.
+                let progress = ProgressLine(quiet: logging.quiet)
+                defer { progress.clear() }
+                let step = "publish \(entity)"
+                progress.begin(step: step)
                 // The run is recorded in the store's ledger.
-                return try await location.reading(recordsInStore: true, logger: logger) { try await $0.publish(spec) }
+                return try await location.reading(recordsInStore: true, logger: logger) {
+                    try await $0.publish(spec) { progress.update(step: step, rows: $0) }
+                }
             },
             failed: { error, code in if json { FailureReport(error, code).print() } })
         let seconds = Date().timeIntervalSince(started)

@@ -80,7 +80,7 @@ struct SnapshotCommand: AsyncParsableCommand {
             return try await location.reading(logger: logger) { session in
                 try await ParquetSnapshotter(store: session.container.persistentStore, logger: logger)
                     .snapshot(into: output, options: parquet.writerOptions) { entity, rows in
-                        progress.update(step: "snapshot \(entity)", export: .rows(rows))
+                        progress.update(step: "snapshot \(entity)", rows: rows)
                     }
             }
         }

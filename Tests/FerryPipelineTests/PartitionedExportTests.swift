@@ -86,11 +86,13 @@ struct PartitionedExportTests {
     }
 
     /// Rows set aside are reported as read, then as their partitions' files are written, every fetch batch and when
-    /// the last file is done; rows read sorted by partition are written as they come, and reported once.
+    /// the last file is done; rows read sorted by partition are written as they come, and reported once. An export
+    /// of no rows reports nothing.
     @Test func progressReportsTheRowsReadThenThePartitionFilesWritten() async throws {
         let fixture = try await fixture()
-        func reports(partitionLimit: Int) async throws -> [ExportProgress] {
+        func reports(partitionLimit: Int, predicate: String? = nil) async throws -> [ExportProgress] {
             var spec = ExportSpec(entity: "Item", output: fixture.file("dataset-\(partitionLimit)"))
+            spec.predicate = predicate
             spec.format = .parquet
             spec.partitionBy = ["active"]
             spec.fields = ["sku", "big"]
@@ -112,6 +114,8 @@ struct PartitionedExportTests {
                 .partitionFiles(written: 2, of: 2, rowsWritten: 3000, rows: 3000),
             ])
         #expect(try await reports(partitionLimit: 0) == [.rows(1000), .rows(2000), .rows(3000)])
+        // No rows, no files to report.
+        #expect(try await reports(partitionLimit: 10_000, predicate: "big < 0") == [])
     }
 
     /// Chunks of 1 KiB and 4 KiB in memory at most, so rows go to the file both ways, many times; then chunks smaller

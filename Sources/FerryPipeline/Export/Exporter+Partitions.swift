@@ -97,6 +97,7 @@ extension Exporter {
                 guard let writer else { preconditionFailure("no open file") }
                 try fields.writeRow(row, to: writer)
             }
+            try files.close()
         case .buckets(let partitionLimit):
             let buckets = try PartitionBuckets(
                 beside: try dataset.filePath("rows"), reportedAs: spec.output, partitionLimit: partitionLimit)
@@ -107,7 +108,9 @@ extension Exporter {
             let batch = RowBatch(columnCount: rows.columns.count, byteCount: buckets.chunkBytes)
             let partitionKeys = buckets.partitionKeys
             let order = partitionKeys.indices.sorted { partitionKeys[$0].lexicographicallyPrecedes(partitionKeys[$1]) }
+            // Files to write, if any rows came.
             let report = { (finished: Int, rowsWritten: Int) in
+                guard !order.isEmpty else { return }
                 progress?(.partitionFiles(written: finished, of: order.count, rowsWritten: rowsWritten, rows: count))
             }
             report(0, 0)
@@ -124,7 +127,6 @@ extension Exporter {
             try files.close()
             report(order.count, count)
         }
-        try files.close()
         try dataset.commit()
         return DatasetWrite(rows: count, files: files.written)
     }

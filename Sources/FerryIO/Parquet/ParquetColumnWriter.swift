@@ -87,7 +87,10 @@ struct ParquetColumnWriter {
 
     /// The current chunk's encoded size before compression, with an estimate of the open page. It counts the pages
     /// as encoded, not as compressed, so that where row groups end does not hang on how far compression has come.
-    var bufferedBytes: Int { chunkEncoded + plain.count + indices.count }
+    var bufferedBytes: Int { chunkEncoded + openPageBytes }
+
+    /// An estimate of the open page's size: its PLAIN values and its dictionary indices.
+    var openPageBytes: Int { plain.count + indices.count }
 
     // MARK: Values
 

@@ -313,7 +313,11 @@ public final class ParquetWriter {
         let rows = state.pointee.rowCount - state.pointee.rowGroupStart
         guard rows > 0 else { return }
         let start = Int64(output.bytesWritten)
-        for index in 0..<columns.count { try writers[index].writePage() }
+        // The open pages, largest first: the compression workers then take the longest ones first, and the others
+        // fill in beside them, so that the wait below does not end on one large page compressed alone. Each chunk's
+        // pages still reach it in order, so the file is the same.
+        let largestFirst = (0..<columns.count).sorted { writers[$0].openPageBytes > writers[$1].openPageBytes }
+        for index in largestFirst { try writers[index].writePage() }
         try pages.waitForPages()
         var chunks: [ParquetChunkMetadata] = []
         for index in 0..<columns.count {

@@ -61,6 +61,7 @@ final class ProgressLine: @unchecked Sendable {
 
     /// Shows how far `step` (`export Product`) has come, at most four times a second; the rate counts from the
     /// step's ``begin(step:)``, or else from its first update.
+    ///
     /// A partitioned export's first report of writing files shows at once, so that the line does not keep the rows
     /// read while the files are written.
     func update(step: String, export progress: ExportProgress) {

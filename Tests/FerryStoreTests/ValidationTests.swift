@@ -117,7 +117,7 @@ struct ValidationTests {
                 entity: "Item", attributes: [key: Fixture.decimal(text)], relationshipCounts: [:],
                 objectDescription: "I")
         }
-        for fits in ["9999.99", "-9999.99", "12.5", "12.50", "0", "-0.01", "0.00", "1e3", "100e-2"] {
+        for fits in ["9999.99", "-9999.99", "12.5", "12.50", "12.500", "-0.010", "0", "-0.01", "0.00", "1e3", "100e-2"] {
             #expect(errors("price", fits).isEmpty, "\(fits)")
         }
         #expect(errors("price", "10000").summary == ["1610 price"])

@@ -13,6 +13,10 @@ package struct AttributeRules: Sendable {
     let exactMinimum: Decimal?
     /// `maxValue` as written in the model; see ``exactMinimum``.
     let exactMaximum: Decimal?
+    /// For a decimal with a declared precision: 10^(precision − scale), which its values stay below in magnitude.
+    let integerLimit: Decimal?
+    /// ``integerLimit`` as a `Double`, to rule most values in without an exact comparison.
+    let approximateIntegerLimit: Double
     /// The attribute's regular expression, anchored to match the whole string.
     let pattern: WholeStringRegex?
     /// Whether a value of the right type can still break a rule: bounds, lengths, a pattern, a decimal's precision,
@@ -32,6 +36,10 @@ package struct AttributeRules: Sendable {
             || attribute.type == .integer32 || (attribute.type == .decimal && attribute.decimalPrecision != nil)
         exactMinimum = attribute.minValue.flatMap(Self.exactDecimal)
         exactMaximum = attribute.maxValue.flatMap(Self.exactDecimal)
+        integerLimit = attribute.decimalPrecision.map { precision in
+            Decimal(sign: .plus, exponent: precision - (attribute.decimalScale ?? 0), significand: 1)
+        }
+        approximateIntegerLimit = integerLimit.map { NSDecimalNumber(decimal: $0).doubleValue } ?? .infinity
         guard let source = attribute.regularExpression else {
             pattern = nil
             return
@@ -103,8 +111,8 @@ package struct AttributeRules: Sendable {
     /// A decimal against its declared precision and scale, then against the model's bounds, exactly: 0.1 is not
     /// below a minimum written as 0.1.
     private func check(_ decimal: Decimal) -> [ValidationError] {
-        if let broken = checkDigits(decimal) { return [broken] }
         let double = NSDecimalNumber(decimal: decimal).doubleValue
+        if let broken = checkDigits(decimal, approximately: double) { return [broken] }
         return checkNumber(
             isBelow: { exact, bound in exact.map { decimal < $0 } ?? (double < bound) },
             isAbove: { exact, bound in exact.map { decimal > $0 } ?? (double > bound) })
@@ -113,21 +121,13 @@ package struct AttributeRules: Sendable {
     /// A decimal against the model's `precision` and `scale`, as SQL's DECIMAL(precision, scale) holds values: at
     /// most `scale` digits after the point (trailing zeros aside) and `precision − scale` before it. Nothing is
     /// rounded: a value with more digits is refused, 1610 or 1620 for too many before the point (by its sign), 1550
-    /// for too many after it.
-    private func checkDigits(_ decimal: Decimal) -> ValidationError? {
-        guard let precision = attribute.decimalPrecision, !decimal.isZero else { return nil }
+    /// for too many after it. An import checks every value, so this makes no text of them, and compares exactly only
+    /// what `double` (the value as a `Double`) puts within a factor of two of the limit.
+    private func checkDigits(_ decimal: Decimal, approximately double: Double) -> ValidationError? {
+        guard let precision = attribute.decimalPrecision, let integerLimit else { return nil }
         let scale = attribute.decimalScale ?? 0
-        // The significand's digits without trailing zeros, and where the point falls among them.
-        var digits = Substring(decimal.significand.description)
-        var exponent = decimal.exponent
-        while digits.last == "0" {
-            digits.removeLast()
-            exponent += 1
-        }
-        let fractionDigits = max(0, -exponent)
-        let integerDigits = max(0, digits.count + exponent)
         let shape = "precision \(precision), scale \(scale)"
-        if integerDigits > precision - scale {
+        if abs(double) >= approximateIntegerLimit / 2 && decimal.magnitude >= integerLimit {
             let tooLarge = decimal > 0
             let allowed = precision - scale
             return ValidationError(
@@ -137,7 +137,8 @@ package struct AttributeRules: Sendable {
                     : "must have at most \(Self.digits(allowed)) before the point (\(shape))",
                 rule: shape)
         }
-        if fractionDigits > scale {
+        // Only a value stored with more than `scale` fraction digits can have too many, unless they are zeros.
+        if decimal.exponent < -scale && !Self.hasNoDigits(decimal, after: scale) {
             return ValidationError(
                 .managedObjectValidation,
                 message: scale == 0
@@ -146,6 +147,14 @@ package struct AttributeRules: Sendable {
                 rule: shape)
         }
         return nil
+    }
+
+    /// Whether `decimal` rounded to `scale` digits after the point is itself.
+    private static func hasNoDigits(_ decimal: Decimal, after scale: Int) -> Bool {
+        var value = decimal
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &value, scale, .plain)
+        return rounded == decimal
     }
 
     /// "1 digit", "2 digits".

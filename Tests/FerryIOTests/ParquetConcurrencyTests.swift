@@ -131,13 +131,14 @@ struct ParquetConcurrencyTests {
     @Test("A page that cannot reach its chunk fails the queue without losing a buffer", arguments: [false, true])
     func failureReachesTheOwner(concurrently: Bool) throws {
         try TestSupport.withTemporaryFolder { folder in
-            let queue = ParquetPageQueue(compression: .zstd, level: 1, concurrent: concurrently, pageBytes: 4096)
+            let queue = ParquetPageQueue(
+                compression: .zstd, level: 1, concurrent: concurrently, columns: 2, pageBytes: 4096)
             let good = ParquetChunkBuffer(outputPath: folder.appendingPathComponent("good.parquet").path)
             let unwritable = ParquetChunkBuffer(
                 outputPath: folder.appendingPathComponent("missing/bad.parquet").path, memoryLimit: 0)
             var goodPages = 0
             var failures = 0
-            for page in 0..<(ParquetPageQueue.buffersInFlight * 4) {
+            for page in 0..<(ParquetPageQueue.buffersInFlight(columns: 2) * 4) {
                 let buffer = queue.takeBuffer()
                 buffer.bytes.append(contentsOf: repeatElement(UInt8(page), count: 3000))
                 do {

@@ -33,11 +33,16 @@ enum ParquetTestValue {
 extension ParquetWriter {
     /// Writes `rows` (one value per column each) and finishes the file.
     func writeAll(_ rows: [[ParquetTestValue]]) throws {
+        try writeEach(rows)
+        try finish()
+    }
+
+    /// Writes `rows`, each value with the call for its kind, leaving the file open.
+    func writeEach(_ rows: [[ParquetTestValue]]) throws {
         for row in rows {
             for value in row { try value.write(to: self) }
             try endRow()
         }
-        try finish()
     }
 }
 

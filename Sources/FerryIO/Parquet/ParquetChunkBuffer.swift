@@ -1,9 +1,10 @@
-/// A column chunk's compressed pages while its row group is written: the first ``memoryLimit`` bytes in memory,
-/// the rest in a temporary file beside the output (unlinked as soon as it is opened, so nothing is left behind
-/// whatever happens), so that memory does not grow with the row group's size.
+/// A column chunk's compressed pages while its row group is written: the data pages as they come, the first
+/// ``memoryLimit`` bytes in memory and the rest in a temporary file beside the output (unlinked as soon as it is
+/// opened, so nothing is left behind whatever happens), so that memory does not grow with the row group's size; and
+/// its dictionary page, set once the last data page is handed over.
 ///
-/// A chunk must reach the file in one piece, after the chunks of the columns before it; ``drain(into:)`` copies it
-/// there when the row group ends.
+/// A chunk must reach the file in one piece, its dictionary page first, after the chunks of the columns before it;
+/// ``drain(into:)`` copies it there when the row group ends.
 final class ParquetChunkBuffer {
     /// Bytes kept in memory before the temporary file is used.
     let memoryLimit: Int
@@ -12,6 +13,8 @@ final class ParquetChunkBuffer {
     /// The data pages' size before compression (headers included) since the last ``drain(into:)``, for the footer.
     var uncompressedCount = 0
     private var memory: [UInt8] = []
+    /// The dictionary page, header and compressed body; empty when the chunk has none.
+    private(set) var dictionaryPage: [UInt8] = []
     /// The temporary file, once the chunk outgrew its memory.
     private var spill: ScratchFile?
     /// The output the temporary file is beside (and whose name errors give). A writer reopened for another file
@@ -44,11 +47,23 @@ final class ParquetChunkBuffer {
         count += bytes.count
     }
 
-    /// Writes everything buffered to `output` and empties the buffer for the next row group.
+    /// Sets the dictionary page: its `header`, then its `body` as compressed.
+    func setDictionaryPage(header: [UInt8], body: UnsafeRawBufferPointer) {
+        dictionaryPage.removeAll(keepingCapacity: true)
+        dictionaryPage.append(contentsOf: header)
+        dictionaryPage.append(contentsOf: body)
+    }
+
+    /// Writes the dictionary page, if any, and then the data pages to `output`, and empties the buffer for the next
+    /// row group.
     ///
     /// - Throws: ``FerryIOError`` `.io` when reading the temporary file or writing the output fails.
     func drain(into output: OutputFile) throws {
         defer { (count, uncompressedCount) = (0, 0) }
+        if !dictionaryPage.isEmpty {
+            try dictionaryPage.withUnsafeBytes { try output.write($0) }
+            dictionaryPage.removeAll(keepingCapacity: true)
+        }
         guard let spill else {
             try memory.withUnsafeBytes { try output.write($0) }
             memory.removeAll(keepingCapacity: true)

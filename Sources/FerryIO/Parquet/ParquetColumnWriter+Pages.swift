@@ -38,49 +38,36 @@ extension ParquetColumnWriter {
         try pages.submit(page, to: chunk, valueCount: valueCount, encoding: encoding)
     }
 
-    /// Writes the chunk (its dictionary page first, when a page used it) to `output` and readies the writer for the
-    /// next row group; returns what the footer records about it. The open page must have been written
-    /// (``writePage()``) and the page queue waited for (``ParquetPageQueue/waitForPages()``).
+    /// Ends the chunk: puts its dictionary page, when a page used it, into the chunk's buffer, readies the writer for
+    /// the next chunk, and returns the chunk to write out once its pages are in (see ``ParquetSealedChunk``). The open
+    /// page must have been written (``writePage()``); the other pages may still be compressing.
     ///
-    /// - Throws: ``FerryIOError`` when compressing or writing fails.
-    mutating func finishChunk(into output: OutputFile) throws -> ParquetChunkMetadata {
-        precondition(pageValues == 0, "a chunk finished with its last page still open")
-        var uncompressed = chunk.uncompressedCount
-        var compressedTotal = chunk.count
-        var dictionaryOffset: Int64?
+    /// - Throws: ``FerryIOError`` when compressing the dictionary page fails.
+    mutating func sealChunk() throws -> ParquetSealedChunk {
+        precondition(pageValues == 0, "a chunk sealed with its last page still open")
+        var dictionaryBytes = 0
         if wroteDictionaryPage {
-            dictionaryOffset = Int64(output.bytesWritten)
             let entries = dictionary.count
             var thrift = self.thrift
-            var headerBytes = 0
-            var compressedBytes = 0
-            let pages = self.pages
+            let (pages, chunk) = (self.pages, self.chunk)
             try dictionary.withPlainBytes { page in
                 try pages.compressNow(page) { compressed in
                     thrift.reset()
                     thrift.writeDictionaryPageHeader(
                         uncompressedSize: page.count, compressedSize: compressed.count, entryCount: entries)
-                    try thrift.bytes.withUnsafeBytes { try output.write($0) }
-                    try output.write(compressed)
-                    headerBytes = thrift.bytes.count
-                    compressedBytes = compressed.count
+                    chunk.setDictionaryPage(header: thrift.bytes, body: compressed)
                 }
             }
-            uncompressed += headerBytes + dictionary.plainCount
-            compressedTotal += headerBytes + compressedBytes
+            dictionaryBytes = thrift.bytes.count + dictionary.plainCount
             self.thrift = thrift
         }
-        let dataOffset = Int64(output.bytesWritten)
-        try chunk.drain(into: output)
         var encodings: [Int32] = []
         if wroteDictionaryPage || wrotePlainPage { encodings.append(ParquetFormat.plainEncoding) }
         if wroteDictionaryPage { encodings.append(ParquetFormat.rleDictionaryEncoding) }
         if isOptional { encodings.append(ParquetFormat.rleEncoding) }
-        let metadata = ParquetChunkMetadata(
-            encodings: encodings, valueCount: Int64(chunkValues), uncompressedSize: Int64(uncompressed),
-            compressedSize: Int64(compressedTotal), dataPageOffset: dataOffset,
-            dictionaryPageOffset: dictionaryOffset, nullCount: statistics.nullCount,
-            range: statistics.encodedRange(physical))
+        let sealed = ParquetSealedChunk(
+            buffer: chunk, encodings: encodings, valueCount: Int64(chunkValues), nullCount: statistics.nullCount,
+            range: statistics.encodedRange(physical), dictionaryPageUncompressedBytes: dictionaryBytes)
         chunkEncoded = 0
         chunkValues = 0
         wroteDictionaryPage = false
@@ -89,6 +76,6 @@ extension ParquetColumnWriter {
         usesDictionary = dictionaryEncodes
         probeRemaining = dictionaryEncodes ? Self.cardinalityProbe : 0
         statistics.reset()
-        return metadata
+        return sealed
     }
 }

@@ -10,8 +10,9 @@ import Synchronization
 /// ``submit(_:to:valueCount:encoding:)``; the buffer comes back to a small pool once its page is in its chunk.
 /// ``takeBuffer()`` waits while every buffer is in flight, which bounds memory (and the pages compressed at once) to a
 /// few pages whatever the file's size. ``waitForPages()`` comes before anything reads a chunk (the end of a row
-/// group). A failure (compression, or a chunk's spill file) is thrown by the next
-/// ``submit(_:to:valueCount:encoding:)`` or ``waitForPages()``.
+/// group); ``pagesHandedOver()`` lets another thread wait for the pages handed over so far while the owner hands over
+/// more (a file finished in the background while the next is written). A failure (compression, or a chunk's spill
+/// file) is thrown by the next ``submit(_:to:valueCount:encoding:)`` or wait.
 final class ParquetPageQueue: @unchecked Sendable {
     // @unchecked: a page buffer is touched by one thread at a time: the owner's until it is handed over, then one
     // worker's while it is compressed, then whichever thread adds it to its chunk, under `completion`'s lock. Chunks
@@ -32,14 +33,22 @@ final class ParquetPageQueue: @unchecked Sendable {
     private let failure = Mutex<(any Error)?>(nil)
     /// Pages handed over so far (the owner's thread only).
     private var submitted = 0
+    /// Counts the pages handed over since the last ``pagesHandedOver()`` that are not yet in their chunks (entered
+    /// on the owner's thread only).
+    private var handedOver = DispatchGroup()
     /// The capacity a new buffer starts with.
     private let bufferBytes: Int
 
-    /// Pages in flight at most when compressing on worker threads: one being assembled, the others compressed at
-    /// once or waiting for a page before them to reach its chunk. Eight (about 17 MiB at 1 MiB pages) absorb the
-    /// moments when encoding runs ahead of compressing or falls behind it, so that neither waits for the other while a
-    /// core is free; four left the cores idle more often.
-    static let buffersInFlight = 8
+    /// Pages in flight at most when compressing on worker threads, for a writer of `columns` columns: one being
+    /// assembled, the others compressed at once or waiting for a page before them to reach its chunk. Eight (about
+    /// 17 MiB at 1 MiB pages) absorb the moments when encoding runs ahead of compressing or falls behind it, so that
+    /// neither waits for the other while a core is free; four left the cores idle more often. The end of a row group
+    /// hands over a page per column at once, so there are at least two more than the columns: with fewer, a dataset
+    /// of many small files, each a row group ending in a page per column, waited for pages to compress at every
+    /// file's end.
+    static func buffersInFlight(columns: Int) -> Int {
+        max(8, columns + 2)
+    }
 
     /// Pages compressed, waiting to be added to their chunks in the order they were handed over.
     private struct Completion {
@@ -51,13 +60,13 @@ final class ParquetPageQueue: @unchecked Sendable {
         var thrift = ThriftCompactWriter()
     }
 
-    /// A queue compressing with `compression` (Zstandard at `level`), on worker threads when `concurrent`; buffers
-    /// start with room for `pageBytes` bytes.
-    init(compression: ParquetCompression, level: Int32, concurrent: Bool, pageBytes: Int) {
+    /// A queue compressing the pages of a writer of `columns` columns with `compression` (Zstandard at `level`), on
+    /// worker threads when `concurrent`; buffers start with room for `pageBytes` bytes.
+    init(compression: ParquetCompression, level: Int32, concurrent: Bool, columns: Int, pageBytes: Int) {
         self.compression = compression
         self.level = level
         queue = concurrent ? DispatchQueue(label: "ferry.parquet.compress", attributes: .concurrent) : nil
-        let buffers = concurrent ? Self.buffersInFlight : 1
+        let buffers = concurrent ? Self.buffersInFlight(columns: columns) : 1
         available = DispatchSemaphore(value: buffers)
         completion = Mutex(Completion(waiting: Array(repeating: nil, count: buffers)))
         // A page's values end past `pageBytes` by at most one value; levels and the length prefix come on top.
@@ -88,6 +97,8 @@ final class ParquetPageQueue: @unchecked Sendable {
         page.encoding = encoding
         page.sequence = submitted
         submitted += 1
+        page.handedOver = handedOver
+        handedOver.enter()
         guard let queue else {
             compressAndComplete(page)
             if let failed = failure.withLock({ $0 }) { throw failed }
@@ -104,8 +115,29 @@ final class ParquetPageQueue: @unchecked Sendable {
         if let failed = failure.withLock({ $0 }) { throw failed }
     }
 
-    /// Compresses `input` (a dictionary page) and hands the result to `body`; call it only after ``waitForPages()``,
-    /// with nothing handed over since.
+    /// Waits until every page handed over is in its chunk, on another thread than the owner's while the owner hands over
+    /// more: what ``pagesHandedOver()`` returns.
+    struct PagesHandedOver: Sendable {
+        fileprivate let group: DispatchGroup
+        fileprivate let queue: ParquetPageQueue
+
+        /// Waits until each of the pages is in its chunk.
+        ///
+        /// - Throws: what compressing or adding a page handed over before it threw.
+        func wait() throws {
+            group.wait()
+            if let failed = queue.failure.withLock({ $0 }) { throw failed }
+        }
+    }
+
+    /// The pages handed over since the last call (on the owner's thread), to wait for on any thread.
+    func pagesHandedOver() -> PagesHandedOver {
+        defer { handedOver = DispatchGroup() }
+        return PagesHandedOver(group: handedOver, queue: self)
+    }
+
+    /// Compresses `input` (a dictionary page) and hands the result to `body` on the caller's thread, beside the pages
+    /// being compressed on worker threads.
     ///
     /// - Throws: ``FerryIOError`` when compression fails, or what `body` throws.
     func compressNow<Result>(
@@ -175,6 +207,8 @@ final class ParquetPageQueue: @unchecked Sendable {
     private func giveBack(_ buffer: ParquetPageBuffer) {
         buffer.bytes.removeAll(keepingCapacity: true)
         buffer.chunk = nil
+        buffer.handedOver?.leave()
+        buffer.handedOver = nil
         pool.withLock { $0.append(buffer) }
         available.signal()
     }
@@ -195,6 +229,8 @@ final class ParquetPageBuffer: @unchecked Sendable {
     var encoding: Int32 = 0
     /// The page's place among those handed over to the queue.
     var sequence = 0
+    /// Left once the page is in its chunk (see ``ParquetPageQueue/pagesHandedOver()``).
+    var handedOver: DispatchGroup?
 
     init(capacity: Int) {
         bytes.reserveCapacity(capacity)

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Writes a Parquet file, row by row, in memory bounded by one row group.
 ///
 /// Each row's values are written in column order with the call for the column's type, then ``endRow()`` (or runs of
@@ -23,6 +25,10 @@
 /// ``Options/compression``, done on worker threads, several pages at once, while the next pages are encoded (see
 /// ``Options/compressesConcurrently``). Writing a value allocates nothing once the buffers have grown to a page's
 /// size.
+///
+/// A dataset of many files is written by one writer going on from file to file: ``reopen(at:observer:)`` after
+/// ``finish()``, or ``finishInBackground(continuingAt:observer:completion:)``, which ends each file on a thread of its
+/// own while the next is written.
 public final class ParquetWriter {
     /// How the file is laid out.
     public struct Options: Sendable, Hashable {
@@ -91,6 +97,13 @@ public final class ParquetWriter {
     private let state: UnsafeMutablePointer<State>
     private var rowGroups: [ParquetRowGroupMetadata] = []
     private var finished = false
+    /// The chunk buffers of the file finished in the background, the next file's once it is done (see
+    /// ``finishInBackground(continuingAt:observer:completion:)``); `nil` until a file is.
+    private var spareChunks: [ParquetChunkBuffer]?
+    /// Finishes files in the background, one at a time, in order.
+    private lazy var finisher = DispatchQueue(label: "ferry.parquet.finish")
+    /// Entered while a file is finished in the background.
+    private let finishing = DispatchGroup()
 
     private struct State {
         /// The column the next value goes to.
@@ -137,7 +150,7 @@ public final class ParquetWriter {
         output.observer = observer
         pages = ParquetPageQueue(
             compression: options.compression, level: Int32(options.zstdLevel),
-            concurrent: options.compressesConcurrently, pageBytes: options.pageBytes)
+            concurrent: options.compressesConcurrently, columns: columns.count, pageBytes: options.pageBytes)
         writers = .allocate(capacity: columns.count)
         for (index, column) in self.columns.enumerated() {
             (writers + index).initialize(
@@ -151,6 +164,8 @@ public final class ParquetWriter {
     }
 
     deinit {
+        // A file finished in the background uses the page queue and the spare chunks until it is done.
+        finishing.wait()
         for index in 0..<columns.count { writers[index].deallocate() }
         writers.deinitialize(count: columns.count)
         writers.deallocate()
@@ -275,22 +290,60 @@ public final class ParquetWriter {
         (0..<columns.count).reduce(0) { $0 + writers[$1].bufferedBytes }
     }
 
-    /// Writes the last row group and the footer, and moves the file into place.
+    /// Writes the last row group and the footer, and moves the file into place, once the file finished in the
+    /// background before it, if any, is done.
     ///
     /// - Throws: ``FerryIOError`` when writing, syncing or renaming fails; the destination is then untouched.
     public func finish() throws {
+        let ending = try end()
+        waitForFileFinishing()
+        _ = try ending.complete()
+    }
+
+    /// Ends the file as ``finish()`` does, and goes on at once with a new one at `path`, as
+    /// ``reopen(at:observer:)`` does after ``finish()``: the file's last pages are compressed, its last row group and
+    /// footer written and the file moved into place on a thread of its own, while the next file's values are encoded.
+    /// A dataset of many small files, each of one row group whose pages are all compressed at its end, then keeps both
+    /// compressing and encoding going instead of taking turns.
+    ///
+    /// `completion` is called on that thread with the finished file, or with what failed; files finish one at a time,
+    /// in the order they were written, and this call first waits for the file finished before, if any, to be done.
+    /// ``finish()`` and dropping the writer wait for it too.
+    ///
+    /// - Throws: ``FerryIOError`` when ending the file (compressing a dictionary page) or creating the next one fails;
+    ///   the writer is then unusable.
+    public func finishInBackground(
+        continuingAt path: String, observer: ((UnsafeRawBufferPointer) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<ParquetFinishedFile, any Error>) -> Void
+    ) throws {
+        let ending = try end()
+        // The file before is done: its chunk buffers are free for the next file.
+        waitForFileFinishing()
+        let free = spareChunks ?? columns.map { _ in ParquetChunkBuffer(outputPath: path) }
+        spareChunks = (0..<columns.count).map { writers[$0].chunk }
+        for index in 0..<columns.count { writers[index].chunk = free[index] }
+        finishing.enter()
+        finisher.async { [finishing] in
+            defer { finishing.leave() }
+            completion(Result { try ending.complete() })
+        }
+        try reopen(at: path, observer: observer)
+    }
+
+    /// Waits until the file finished in the background, if any, is done and its completion has returned.
+    public func waitForFileFinishing() {
+        finishing.wait()
+    }
+
+    /// Hands the last row group's pages over and seals its chunks; returns what writes the rest of the file once they
+    /// are in.
+    private func end() throws -> ParquetFileEnding {
         precondition(state.pointee.current == 0, "finish() in the middle of a row")
         precondition(!finished, "ParquetWriter finished twice")
         finished = true
-        try writeRowGroup()
-        var thrift = ThriftCompactWriter()
-        thrift.writeFileMetadata(
-            columns: columns, rowGroups: rowGroups, codec: options.compression.codec,
-            createdBy: "ferry version \(FerryVersion.current)")
-        try thrift.bytes.withUnsafeBytes { try output.write($0) }
-        try withUnsafeBytes(of: UInt32(thrift.bytes.count).littleEndian) { try output.write($0) }
-        try ParquetFormat.magic.withUnsafeBytes { try output.write($0) }
-        try output.commit()
+        return ParquetFileEnding(
+            output: output, rowGroups: rowGroups, last: try sealRowGroup(), pages: pages.pagesHandedOver(),
+            columns: columns, codec: options.compression.codec, rows: rowCount)
     }
 
     /// Starts a new file at `path`, after ``finish()``, with the same columns and options, whose bytes `observer`
@@ -309,22 +362,25 @@ public final class ParquetWriter {
         try ParquetFormat.magic.withUnsafeBytes { try output.write($0) }
     }
 
+    /// Writes the row group out when it has rows.
     private func writeRowGroup() throws {
+        guard let group = try sealRowGroup() else { return }
+        try pages.waitForPages()
+        rowGroups.append(try group.write(into: output))
+    }
+
+    /// Hands the row group's open pages over and seals its chunks, if it has rows.
+    private func sealRowGroup() throws -> ParquetSealedRowGroup? {
         let rows = state.pointee.rowCount - state.pointee.rowGroupStart
-        guard rows > 0 else { return }
-        let start = Int64(output.bytesWritten)
+        guard rows > 0 else { return nil }
         // The open pages, largest first: the compression workers then take the longest ones first, and the others
-        // fill in beside them, so that the wait below does not end on one large page compressed alone. Each chunk's
-        // pages still reach it in order, so the file is the same.
+        // fill in beside them, so that the wait for them does not end on one large page compressed alone. Each
+        // chunk's pages still reach it in order, so the file is the same.
         let largestFirst = (0..<columns.count).sorted { writers[$0].openPageBytes > writers[$1].openPageBytes }
         for index in largestFirst { try writers[index].writePage() }
-        try pages.waitForPages()
-        var chunks: [ParquetChunkMetadata] = []
-        for index in 0..<columns.count {
-            chunks.append(try writers[index].finishChunk(into: output))
-        }
-        rowGroups.append(ParquetRowGroupMetadata(columns: chunks, rows: Int64(rows), fileOffset: start))
+        let chunks = try (0..<columns.count).map { try writers[$0].sealChunk() }
         state.pointee.rowGroupStart = state.pointee.rowCount
+        return ParquetSealedRowGroup(chunks: chunks, rows: rows)
     }
 
     /// Where the next value of the row goes.

@@ -1,6 +1,7 @@
 import FerryIO
 import FerryStore
 import Foundation
+import Synchronization
 
 extension Exporter {
     /// What a partitioned export wrote.
@@ -77,6 +78,8 @@ extension Exporter {
         fields.useDecimalColumns(columns)
         let dataset = try ExportDataset(path: spec.output)
         var files = DatasetFiles(dataset: dataset, columns: columns, options: spec.parquet)
+        // Nothing is written into the dataset's folder once this returns or throws.
+        defer { files.waitForFileFinishing() }
         let keys = PartitionKeyWriter(partitions: partitions)
         let count: Int
         switch grouping {
@@ -133,18 +136,18 @@ extension Exporter {
 }
 
 /// A dataset's Parquet files as they are written, one open at a time, each under its partition's folder, all by one
-/// ``ParquetWriter`` reopened for each (see ``ParquetWriter/reopen(at:observer:)``).
+/// ``ParquetWriter`` that goes on from file to file: each file is finished in the background while the next is
+/// written (see ``ParquetWriter/finishInBackground(continuingAt:observer:completion:)``), the last one by ``close()``.
 struct DatasetFiles {
     let dataset: ExportDataset
     let columns: [ParquetColumn]
     let options: ParquetWriter.Options
-    /// The files finished so far.
-    private(set) var written: [ExportManifest.DatasetFile] = []
     /// How many files each partition folder has had.
     private var parts: [String: Int] = [:]
     private var writer: ParquetWriter?
     /// The open file: its path in the dataset and the checksum of its bytes.
     private var open: (path: String, digest: ConcurrentDigest)?
+    private let finished = FinishedFiles()
 
     init(dataset: ExportDataset, columns: [ParquetColumn], options: ParquetWriter.Options) {
         self.dataset = dataset
@@ -152,11 +155,13 @@ struct DatasetFiles {
         self.options = options
     }
 
-    /// Finishes the open file, if any, and opens the next one in the partition folder `key` (`name=value/…/`).
+    /// The files finished, in the order they were written: all of them after ``close()``.
+    var written: [ExportManifest.DatasetFile] { finished.state.withLock { $0.files } }
+
+    /// Ends the open file, if any, and opens the next one in the partition folder `key` (`name=value/…/`).
     ///
-    /// - Throws: ``FerryIOError`` when finishing or creating a file fails.
+    /// - Throws: ``FerryIOError`` when creating the file, or finishing one before it, failed.
     mutating func open(_ key: [UInt8]) throws -> ParquetWriter {
-        try close()
         let folder = String(decoding: key, as: UTF8.self)
         let part = parts[folder, default: 0]
         parts[folder] = part + 1
@@ -165,7 +170,19 @@ struct DatasetFiles {
         let digest = ConcurrentDigest()
         let observer = { (bytes: UnsafeRawBufferPointer) in digest.update(bytes) }
         let next: ParquetWriter
-        if let writer {
+        if let writer, let file = open {
+            let finished = finished
+            try writer.finishInBackground(continuingAt: path, observer: observer) { result in
+                switch result {
+                case .success(let done):
+                    finished.record(path: file.path, rows: done.rows, bytes: done.bytes, file.digest)
+                case .failure(let error):
+                    finished.record(error)
+                }
+            }
+            try finished.throwFailure()
+            next = writer
+        } else if let writer {
             try writer.reopen(at: path, observer: observer)
             next = writer
         } else {
@@ -176,15 +193,44 @@ struct DatasetFiles {
         return next
     }
 
-    /// Finishes the open file, if any.
+    /// Waits until the file finished in the background, if any, is done.
+    func waitForFileFinishing() {
+        writer?.waitForFileFinishing()
+    }
+
+    /// Finishes the open file, if any, once the files before it are finished.
     ///
-    /// - Throws: ``FerryIOError`` when writing its last row group or footer fails.
+    /// - Throws: ``FerryIOError`` when writing a file's last row group or footer, or moving it into place, failed.
     mutating func close() throws {
         guard let file = open, let writer else { return }
         open = nil
-        try writer.finish()
-        written.append(
-            .init(path: file.path, rows: writer.rowCount, bytes: writer.bytesWritten, sha256: file.digest.finalize()))
+        let result = Result { try writer.finish() }
+        try finished.throwFailure()
+        try result.get()
+        finished.record(path: file.path, rows: writer.rowCount, bytes: writer.bytesWritten, file.digest)
+    }
+}
+
+/// The files of a dataset finished so far, and the first failure; recorded on the thread that finishes them.
+private final class FinishedFiles: Sendable {
+    let state = Mutex<(files: [ExportManifest.DatasetFile], failure: (any Error)?)>(([], nil))
+
+    /// Records the file at `path` in the dataset, the checksum of whose bytes `digest` has.
+    func record(path: String, rows: Int, bytes: Int, _ digest: ConcurrentDigest) {
+        let file = ExportManifest.DatasetFile(path: path, rows: rows, bytes: bytes, sha256: digest.finalize())
+        state.withLock { $0.files.append(file) }
+    }
+
+    /// Records a failure to finish a file; the first one is kept.
+    func record(_ failure: any Error) {
+        state.withLock { state in
+            if state.failure == nil { state.failure = failure }
+        }
+    }
+
+    /// Throws the first failure to finish a file, if any.
+    func throwFailure() throws {
+        if let failure = state.withLock({ $0.failure }) { throw failure }
     }
 }
 

@@ -115,8 +115,8 @@ final class ParquetPageQueue: @unchecked Sendable {
         if let failed = failure.withLock({ $0 }) { throw failed }
     }
 
-    /// Waits until every page handed over is in its chunk, on another thread than the owner's while the owner hands over
-    /// more: what ``pagesHandedOver()`` returns.
+    /// Pages handed over up to a point (what ``pagesHandedOver()`` returns), to wait for on another thread than the
+    /// owner's while the owner hands over more.
     struct PagesHandedOver: Sendable {
         fileprivate let group: DispatchGroup
         fileprivate let queue: ParquetPageQueue

@@ -73,8 +73,10 @@ final class RecordPacker {
         sourceNameBytes.initialize(from: nameBytes, count: nameBytes.count)
         var plain: [PlainConverter] = []
         plainConverterIndexes = plan.columns.map { column in
-            guard case .field(_, let converter, _) = column.source, column.rules == nil else { return -1 }
-            plain.append(PlainConverter(converter: converter, storesText: column.type == .string))
+            guard case .field(_, let converter, _) = column.source else { return -1 }
+            let digits = column.rules.flatMap { $0.checksDecimalDigitsOnly ? $0.digits : nil }
+            guard column.rules == nil || digits != nil else { return -1 }
+            plain.append(PlainConverter(converter: converter, storesText: column.type == .string, digits: digits))
             return plain.count - 1
         }
         plainConverterObjects = plain
@@ -235,8 +237,11 @@ final class RecordPacker {
             let (bytes, kind) = record.bytesAndKind(ofField: index)
             let outcome = plainConverters[plain]._withUnsafeGuaranteedRef { plain -> PlainOutcome in
                 guard kind != .null && (plain.storesText || !bytes.isBlank) else { return .blank }
-                let failure = plain.converter.append(bytes: bytes, kind: kind, to: &rows)
-                return failure.map(PlainOutcome.failed) ?? .appended
+                if let failure = plain.converter.append(bytes: bytes, kind: kind, to: &rows) { return .failed(failure) }
+                guard let digits = plain.digits, let cell = rows.openRowLastCell,
+                    let broken = rows.withBytes(of: cell, { digits.check(storedText: $0) })
+                else { return .appended }
+                return .broke(broken)
             }
             switch outcome {
             case .appended:
@@ -244,6 +249,9 @@ final class RecordPacker {
             case .failed(let failure):
                 guard case .field(let name, _, _) = column.source else { return failure.message }
                 return "column '\(name)': \(failure.message)"
+            case .broke(let rule):
+                guard case .field(let name, _, _) = column.source else { return rule.message }
+                return "column '\(name)' → '\(column.name)': \(rule.message)"
             case .blank:
                 // Null or blank: the general path below gives the default or the null.
                 break
@@ -292,14 +300,17 @@ final class RecordPacker {
         }
     }
 
-    /// A plain column's converter, and whether the column stores text (blank text is then a value, not a null).
+    /// A plain column's converter, whether the column stores text (blank text is then a value, not a null), and the
+    /// precision and scale of a decimal that has no other rule, checked on the value's stored text.
     final class PlainConverter {
         let converter: FieldConverter
         let storesText: Bool
+        let digits: DecimalDigitsRule?
 
-        init(converter: FieldConverter, storesText: Bool) {
+        init(converter: FieldConverter, storesText: Bool, digits: DecimalDigitsRule?) {
             self.converter = converter
             self.storesText = storesText
+            self.digits = digits
         }
     }
 
@@ -309,6 +320,8 @@ final class RecordPacker {
         case appended
         /// The field does not convert.
         case failed(ConversionFailure)
+        /// The value breaks a rule of the attribute.
+        case broke(ValidationError)
         /// Null or blank: the column's default or null applies.
         case blank
     }

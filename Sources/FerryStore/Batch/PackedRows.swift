@@ -57,6 +57,9 @@ public struct PackedRows: Sendable {
     /// The number of cells the open (incomplete) row has so far.
     public var openRowCellCount: Int { cells.count - count * columns.count }
 
+    /// The open row's last cell so far, `nil` when it has none.
+    public var openRowLastCell: Cell? { openRowCellCount > 0 ? cells.last : nil }
+
     /// The cell of `column` in complete row `row` (both from 0).
     public func cell(row: Int, column: Int) -> Cell {
         precondition(row < count && column < columns.count, "cell (\(row), \(column)) out of range")

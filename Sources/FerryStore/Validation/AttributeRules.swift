@@ -13,16 +13,18 @@ package struct AttributeRules: Sendable {
     let exactMinimum: Decimal?
     /// `maxValue` as written in the model; see ``exactMinimum``.
     let exactMaximum: Decimal?
-    /// For a decimal with a declared precision: 10^(precision − scale), which its values stay below in magnitude.
-    let integerLimit: Decimal?
-    /// ``integerLimit`` as a `Double`, to rule most values in without an exact comparison.
-    let approximateIntegerLimit: Double
+    /// A decimal's declared precision and scale.
+    package let digits: DecimalDigitsRule?
     /// The attribute's regular expression, anchored to match the whole string.
     let pattern: WholeStringRegex?
     /// Whether a value of the right type can still break a rule: bounds, lengths, a pattern, a decimal's precision,
     /// or an integer type narrower than 64 bits. Most attributes have none, and their values need only the type
     /// check.
     package let checksValues: Bool
+    /// Whether the only rule a value of the right type can break is a decimal's declared precision and scale: its
+    /// stored text can then be checked as it is (``DecimalDigitsRule/check(storedText:)``), without making a
+    /// `Decimal`.
+    package let checksDecimalDigitsOnly: Bool
 
     /// Prepares `attribute` of `entity`.
     ///
@@ -34,12 +36,13 @@ package struct AttributeRules: Sendable {
             attribute.minValue != nil || attribute.maxValue != nil || attribute.minLength != nil
             || attribute.maxLength != nil || attribute.regularExpression != nil || attribute.type == .integer16
             || attribute.type == .integer32 || (attribute.type == .decimal && attribute.decimalPrecision != nil)
+        checksDecimalDigitsOnly =
+            attribute.type == .decimal && attribute.decimalPrecision != nil && attribute.minValue == nil
+            && attribute.maxValue == nil && attribute.minLength == nil && attribute.maxLength == nil
+            && attribute.regularExpression == nil
         exactMinimum = attribute.minValue.flatMap(Self.exactDecimal)
         exactMaximum = attribute.maxValue.flatMap(Self.exactDecimal)
-        integerLimit = attribute.decimalPrecision.map { precision in
-            Decimal(sign: .plus, exponent: precision - (attribute.decimalScale ?? 0), significand: 1)
-        }
-        approximateIntegerLimit = integerLimit.map { NSDecimalNumber(decimal: $0).doubleValue } ?? .infinity
+        digits = attribute.decimalPrecision.map { DecimalDigitsRule(precision: $0, scale: attribute.decimalScale ?? 0) }
         guard let source = attribute.regularExpression else {
             pattern = nil
             return
@@ -112,54 +115,10 @@ package struct AttributeRules: Sendable {
     /// below a minimum written as 0.1.
     private func check(_ decimal: Decimal) -> [ValidationError] {
         let double = NSDecimalNumber(decimal: decimal).doubleValue
-        if let broken = checkDigits(decimal, approximately: double) { return [broken] }
+        if let broken = digits?.check(decimal, approximately: double) { return [broken] }
         return checkNumber(
             isBelow: { exact, bound in exact.map { decimal < $0 } ?? (double < bound) },
             isAbove: { exact, bound in exact.map { decimal > $0 } ?? (double > bound) })
-    }
-
-    /// A decimal against the model's `precision` and `scale`, as SQL's DECIMAL(precision, scale) holds values: at
-    /// most `scale` digits after the point (trailing zeros aside) and `precision − scale` before it. Nothing is
-    /// rounded: a value with more digits is refused, 1610 or 1620 for too many before the point (by its sign), 1550
-    /// for too many after it. An import checks every value, so this makes no text of them, and compares exactly only
-    /// what `double` (the value as a `Double`) puts within a factor of two of the limit.
-    private func checkDigits(_ decimal: Decimal, approximately double: Double) -> ValidationError? {
-        guard let precision = attribute.decimalPrecision, let integerLimit else { return nil }
-        let scale = attribute.decimalScale ?? 0
-        let shape = "precision \(precision), scale \(scale)"
-        if abs(double) >= approximateIntegerLimit / 2 && decimal.magnitude >= integerLimit {
-            let tooLarge = decimal > 0
-            let allowed = precision - scale
-            return ValidationError(
-                tooLarge ? .numberTooLarge : .numberTooSmall,
-                message: allowed == 0
-                    ? "must have no digits before the point (\(shape))"
-                    : "must have at most \(Self.digits(allowed)) before the point (\(shape))",
-                rule: shape)
-        }
-        // Only a value stored with more than `scale` fraction digits can have too many, unless they are zeros.
-        if decimal.exponent < -scale && !Self.hasNoDigits(decimal, after: scale) {
-            return ValidationError(
-                .managedObjectValidation,
-                message: scale == 0
-                    ? "must be a whole number (\(shape)); it is not rounded"
-                    : "must have at most \(Self.digits(scale)) after the point (\(shape)); it is not rounded",
-                rule: shape)
-        }
-        return nil
-    }
-
-    /// Whether `decimal` rounded to `scale` digits after the point is itself.
-    private static func hasNoDigits(_ decimal: Decimal, after scale: Int) -> Bool {
-        var value = decimal
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &value, scale, .plain)
-        return rounded == decimal
-    }
-
-    /// "1 digit", "2 digits".
-    private static func digits(_ count: Int) -> String {
-        count == 1 ? "1 digit" : "\(count) digits"
     }
 
     /// 1620 when `isBelow` the minimum, 1610 when `isAbove` the maximum; each gets the exact and `Double` bound.

@@ -130,4 +130,40 @@ struct ImporterBatchTests {
         #expect(error?.code == .invalidSpec)
         #expect(error?.message.contains("not a uniqueness constraint of Product") == true)
     }
+
+    /// `quantity` is an integer32: a value past its type is refused with the field's reason, in both modes, and the
+    /// type's limits themselves are stored.
+    @Test(arguments: [ImportSpec.Mode.batch, .context])
+    func anInteger32PastItsTypeIsRejectedAndItsLimitsAreStored(mode: ImportSpec.Mode) async throws {
+        let fixture = try await ImportFixture()
+        let input = try fixture.file(
+            "products.csv",
+            """
+            sku,name,category,price,quantity,active,created_at
+            SKU-1,Most,Tea,1,2147483647,true,
+            SKU-2,Least,Tea,1,-2147483648,true,
+            SKU-3,Past most,Tea,1,2147483648,true,
+            SKU-4,Past least,Tea,1,-2147483649,true,
+            """)
+        let rejectsPath = fixture.path("rejects.csv")
+
+        let result = try await fixture.importProducts([input]) {
+            $0.mode = mode
+            $0.rejectsPath = rejectsPath
+        }
+
+        #expect(result.counts.inserted == 2 && result.counts.rejected == 2 && result.counts.isBalanced)
+        #expect(
+            try fixture.rows("SELECT sku, quantity FROM Product ORDER BY sku") == [
+                [.text("SKU-1"), .integer(2_147_483_647)], [.text("SKU-2"), .integer(-2_147_483_648)],
+            ])
+        let rejects = try String(contentsOfFile: rejectsPath, encoding: .utf8).split(separator: "\n")
+        #expect(rejects.count == 3)
+        for (line, sku) in zip(rejects.dropFirst(), ["SKU-3", "SKU-4"]) {
+            #expect(line.hasPrefix(sku + ","), "\(line)")
+            #expect(
+                line.contains("column 'quantity': expected an integer32 (-2147483648...2147483647)"), "\(line)")
+        }
+    }
 }
+

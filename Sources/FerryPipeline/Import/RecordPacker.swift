@@ -75,7 +75,10 @@ final class RecordPacker {
         plainConverterIndexes = plan.columns.map { column in
             guard case .field(_, let converter, _) = column.source else { return -1 }
             let digits = column.rules.flatMap { $0.checksDecimalDigitsOnly ? $0.digits : nil }
-            guard column.rules == nil || digits != nil else { return -1 }
+            // The converter keeps integers within their type, the only rule of a 16- or 32-bit integer without bounds.
+            guard column.rules == nil || column.rules?.checksIntegerTypeRangeOnly == true || digits != nil else {
+                return -1
+            }
             plain.append(PlainConverter(converter: converter, storesText: column.type == .string, digits: digits))
             return plain.count - 1
         }

@@ -21,6 +21,9 @@ package struct AttributeRules: Sendable {
     /// or an integer type narrower than 64 bits. Most attributes have none, and their values need only the type
     /// check.
     package let checksValues: Bool
+    /// Whether the only rule a value of the right type can break is its integer type's range (16 or 32 bits, no
+    /// bounds): a reader that keeps integers within their type needs no other check.
+    package let checksIntegerTypeRangeOnly: Bool
     /// Whether the only rule a value of the right type can break is a decimal's declared precision and scale: its
     /// stored text can then be checked as it is (``DecimalDigitsRule/check(storedText:)``), without making a
     /// `Decimal`.
@@ -32,14 +35,13 @@ package struct AttributeRules: Sendable {
     ///   expression does not compile.
     package init(_ attribute: AttributeDescription, of entity: String) throws {
         self.attribute = attribute
-        checksValues =
+        let hasBoundsOrPattern =
             attribute.minValue != nil || attribute.maxValue != nil || attribute.minLength != nil
-            || attribute.maxLength != nil || attribute.regularExpression != nil || attribute.type == .integer16
-            || attribute.type == .integer32 || (attribute.type == .decimal && attribute.decimalPrecision != nil)
-        checksDecimalDigitsOnly =
-            attribute.type == .decimal && attribute.decimalPrecision != nil && attribute.minValue == nil
-            && attribute.maxValue == nil && attribute.minLength == nil && attribute.maxLength == nil
-            && attribute.regularExpression == nil
+            || attribute.maxLength != nil || attribute.regularExpression != nil
+        checksIntegerTypeRangeOnly =
+            !hasBoundsOrPattern && (attribute.type == .integer16 || attribute.type == .integer32)
+        checksDecimalDigitsOnly = !hasBoundsOrPattern && attribute.type == .decimal && attribute.decimalPrecision != nil
+        checksValues = hasBoundsOrPattern || checksIntegerTypeRangeOnly || checksDecimalDigitsOnly
         exactMinimum = attribute.minValue.flatMap(Self.exactDecimal)
         exactMaximum = attribute.maxValue.flatMap(Self.exactDecimal)
         digits = attribute.decimalPrecision.map { DecimalDigitsRule(precision: $0, scale: attribute.decimalScale ?? 0) }

@@ -74,12 +74,9 @@ final class RecordPacker {
         var plain: [PlainConverter] = []
         plainConverterIndexes = plan.columns.map { column in
             guard case .field(_, let converter, _) = column.source else { return -1 }
-            let digits = column.rules.flatMap { $0.checksDecimalDigitsOnly ? $0.digits : nil }
-            // The converter keeps integers within their type, the only rule of a 16- or 32-bit integer without bounds.
-            guard column.rules == nil || column.rules?.checksIntegerTypeRangeOnly == true || digits != nil else {
-                return -1
-            }
-            plain.append(PlainConverter(converter: converter, storesText: column.type == .string, digits: digits))
+            guard column.rules?.checksStoredForm ?? true else { return -1 }
+            plain.append(
+                PlainConverter(converter: converter, storesText: column.type == .string, rules: column.rules))
             return plain.count - 1
         }
         plainConverterObjects = plain
@@ -241,8 +238,8 @@ final class RecordPacker {
             let outcome = plainConverters[plain]._withUnsafeGuaranteedRef { plain -> PlainOutcome in
                 guard kind != .null && (plain.storesText || !bytes.isBlank) else { return .blank }
                 if let failure = plain.converter.append(bytes: bytes, kind: kind, to: &rows) { return .failed(failure) }
-                guard let digits = plain.digits, let cell = rows.openRowLastCell,
-                    let broken = rows.withBytes(of: cell, { digits.check(storedText: $0) })
+                guard let rules = plain.rules, let cell = rows.openRowLastCell,
+                    let broken = rules.checkStored(cell, in: rows)
                 else { return .appended }
                 return .broke(broken)
             }
@@ -304,16 +301,16 @@ final class RecordPacker {
     }
 
     /// A plain column's converter, whether the column stores text (blank text is then a value, not a null), and the
-    /// precision and scale of a decimal that has no other rule, checked on the value's stored text.
+    /// attribute's rules when it has any (all of them checkable on the value's stored form).
     final class PlainConverter {
         let converter: FieldConverter
         let storesText: Bool
-        let digits: DecimalDigitsRule?
+        let rules: AttributeRules?
 
-        init(converter: FieldConverter, storesText: Bool, digits: DecimalDigitsRule?) {
+        init(converter: FieldConverter, storesText: Bool, rules: AttributeRules?) {
             self.converter = converter
             self.storesText = storesText
-            self.digits = digits
+            self.rules = rules
         }
     }
 

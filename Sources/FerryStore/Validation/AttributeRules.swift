@@ -14,20 +14,17 @@ package struct AttributeRules: Sendable {
     /// `maxValue` as written in the model; see ``exactMinimum``.
     let exactMaximum: Decimal?
     /// A decimal's declared precision and scale.
-    package let digits: DecimalDigitsRule?
+    let digits: DecimalDigitsRule?
     /// The attribute's regular expression, anchored to match the whole string.
     let pattern: WholeStringRegex?
     /// Whether a value of the right type can still break a rule: bounds, lengths, a pattern, a decimal's precision,
     /// or an integer type narrower than 64 bits. Most attributes have none, and their values need only the type
     /// check.
     package let checksValues: Bool
-    /// Whether the only rule a value of the right type can break is its integer type's range (16 or 32 bits, no
-    /// bounds): a reader that keeps integers within their type needs no other check.
-    package let checksIntegerTypeRangeOnly: Bool
-    /// Whether the only rule a value of the right type can break is a decimal's declared precision and scale: its
-    /// stored text can then be checked as it is (``DecimalDigitsRule/check(storedText:)``), without making a
-    /// `Decimal`.
-    package let checksDecimalDigitsOnly: Bool
+    /// Whether every rule a value of the right type can break can be checked on its stored form
+    /// (``checkStored(_:in:)``), without making an ``AttributeValue``: all but a string's pattern and a decimal's
+    /// bounds.
+    package let checksStoredForm: Bool
 
     /// Prepares `attribute` of `entity`.
     ///
@@ -35,13 +32,12 @@ package struct AttributeRules: Sendable {
     ///   expression does not compile.
     package init(_ attribute: AttributeDescription, of entity: String) throws {
         self.attribute = attribute
-        let hasBoundsOrPattern =
+        checksValues =
             attribute.minValue != nil || attribute.maxValue != nil || attribute.minLength != nil
-            || attribute.maxLength != nil || attribute.regularExpression != nil
-        checksIntegerTypeRangeOnly =
-            !hasBoundsOrPattern && (attribute.type == .integer16 || attribute.type == .integer32)
-        checksDecimalDigitsOnly = !hasBoundsOrPattern && attribute.type == .decimal && attribute.decimalPrecision != nil
-        checksValues = hasBoundsOrPattern || checksIntegerTypeRangeOnly || checksDecimalDigitsOnly
+            || attribute.maxLength != nil || attribute.regularExpression != nil || attribute.type == .integer16
+            || attribute.type == .integer32 || (attribute.type == .decimal && attribute.decimalPrecision != nil)
+        let decimalBounds = attribute.type == .decimal && (attribute.minValue != nil || attribute.maxValue != nil)
+        checksStoredForm = attribute.regularExpression == nil && !decimalBounds
         exactMinimum = attribute.minValue.flatMap(Self.exactDecimal)
         exactMaximum = attribute.maxValue.flatMap(Self.exactDecimal)
         digits = attribute.decimalPrecision.map { DecimalDigitsRule(precision: $0, scale: attribute.decimalScale ?? 0) }
@@ -87,6 +83,36 @@ package struct AttributeRules: Sendable {
         case .string(let string): return check(string)
         case .boolean, .binary, .uuid, .uri, .transformable: return []
         }
+    }
+
+    /// The first rule broken by the value stored as `cell` of `rows` (as an import appends it: an integer, a real, a
+    /// date as seconds since 1970, a decimal's or string's text), as ``check(_:)`` would find it for the value, for
+    /// an attribute that ``checksStoredForm``. The value must be of the attribute's type.
+    package func checkStored(_ cell: PackedRows.Cell, in rows: PackedRows) -> ValidationError? {
+        switch (attribute.type, cell) {
+        case (.integer16, .integer(let integer)), (.integer32, .integer(let integer)),
+            (.integer64, .integer(let integer)):
+            return check(integer).first
+        case (.double, .real(let double)), (.float, .real(let double)):
+            return check(double).first
+        case (.date, .real(let seconds)):
+            return check(Date(timeIntervalSince1970: seconds)).first
+        case (.decimal, .text):
+            guard let digits else { return nil }
+            return rows.withBytes(of: cell) { digits.check(storedText: $0) }
+        case (.string, .text):
+            guard attribute.minLength != nil || attribute.maxLength != nil else { return nil }
+            return checkLength(rows.withBytes(of: cell, Self.utf16Count)).first
+        default:
+            return nil
+        }
+    }
+
+    /// The UTF-16 code units of valid UTF-8 `bytes`: one for each character's first byte, two for a four-byte one.
+    private static func utf16Count(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var count = 0
+        for byte in bytes where byte & 0xC0 != 0x80 { count += byte >= 0xF0 ? 2 : 1 }
+        return count
     }
 
     /// An integer against its type's range, then against the model's bounds, exactly.
@@ -160,7 +186,18 @@ package struct AttributeRules: Sendable {
 
     /// A string's length in UTF-16 code units (as `NSString.length` counts it), then its pattern.
     private func check(_ string: String) -> [ValidationError] {
-        let length = string.utf16.count
+        var errors = checkLength(string.utf16.count)
+        if let pattern, let source = attribute.regularExpression, !pattern.matches(string) {
+            errors.append(
+                ValidationError(
+                    .stringPatternMatching, message: "must match the regular expression '\(source)' as a whole",
+                    rule: "SELF MATCHES '\(source)'"))
+        }
+        return errors
+    }
+
+    /// A string's length in UTF-16 code units against the model's bounds.
+    private func checkLength(_ length: Int) -> [ValidationError] {
         var errors: [ValidationError] = []
         if let min = attribute.minLength, length < min {
             errors.append(
@@ -172,12 +209,6 @@ package struct AttributeRules: Sendable {
             errors.append(
                 ValidationError(
                     .stringTooLong, message: "must be at most \(max) UTF-16 code units long", rule: "length <= \(max)"))
-        }
-        if let pattern, let source = attribute.regularExpression, !pattern.matches(string) {
-            errors.append(
-                ValidationError(
-                    .stringPatternMatching, message: "must match the regular expression '\(source)' as a whole",
-                    rule: "SELF MATCHES '\(source)'"))
         }
         return errors
     }

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// An import checks every value, so neither check makes text of a value: a `Decimal` is compared with the limit
 /// exactly only when its `Double` is near it, and a stored decimal's text is checked by counting its digits.
-package struct DecimalDigitsRule: Sendable {
+struct DecimalDigitsRule: Sendable {
     let precision: Int
     let scale: Int
     /// 10^(precision − scale), which values stay below in magnitude.
@@ -34,7 +34,7 @@ package struct DecimalDigitsRule: Sendable {
 
     /// The rule a decimal breaks, if any, given its stored text as ``DecimalText`` writes it: `-`, the integer digits
     /// without leading zeros (or a lone `0`), then the fraction digits without trailing zeros after a `.`.
-    package func check(storedText text: UnsafeRawBufferPointer) -> ValidationError? {
+    func check(storedText text: UnsafeRawBufferPointer) -> ValidationError? {
         let isNegative = text.first == UInt8(ascii: "-")
         let start = isNegative ? 1 : 0
         var point = start

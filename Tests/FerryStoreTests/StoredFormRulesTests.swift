@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import FerryStore
+
+/// An attribute's rules checked on a value's stored form, as an import appends it, find what checking the value
+/// finds: the same first error, or none.
+struct StoredFormRulesTests {
+    static func date(_ seconds: Double) -> AttributeValue { .date(Date(timeIntervalSince1970: seconds)) }
+
+    static func decimal(_ text: String) -> AttributeValue {
+        .decimal(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) ?? 0)
+    }
+
+    static let cases: [(AttributeDescription, [AttributeValue])] = [
+        (
+            AttributeDescription(name: "count", type: .integer16),
+            [.integer(32_767), .integer(32_768), .integer(-32_768), .integer(-32_769), .integer(0)]
+        ),
+        (
+            AttributeDescription(name: "quantity", type: .integer32, minValue: 0, maxValue: 1000),
+            [.integer(-1), .integer(0), .integer(1000), .integer(1001), .integer(2_147_483_648)]
+        ),
+        (
+            AttributeDescription(name: "level", type: .integer64, minValue: 0.5, maxValue: 9.5),
+            [.integer(0), .integer(1), .integer(9), .integer(10), .integer(.min), .integer(.max)]
+        ),
+        (
+            AttributeDescription(name: "ratio", type: .double, minValue: -1, maxValue: 0.1),
+            [.double(-1), .double(-1.000001), .double(0.1), .double(0.1000001), .double(0), .double(.infinity)]
+        ),
+        (
+            AttributeDescription(name: "weight", type: .float, minValue: 0),
+            [.double(-0.5), .double(0), .double(3.25)]
+        ),
+        (
+            AttributeDescription(name: "when", type: .date, minValue: 0, maxValue: 86_400),
+            [date(-1), date(0), date(86_400), date(86_400.5), date(1_000)]
+        ),
+        (
+            AttributeDescription(name: "price", type: .decimal, decimalPrecision: 6, decimalScale: 2),
+            [decimal("9999.99"), decimal("10000"), decimal("-10000"), decimal("0.125"), decimal("12.50"), decimal("0")]
+        ),
+        (
+            AttributeDescription(name: "code", type: .string, minLength: 2, maxLength: 4),
+            [
+                .string(""), .string("a"), .string("ab"), .string("abcd"), .string("abcde"), .string("é"),
+                .string("éé"), .string("😀"), .string("😀😀"), .string("😀😀a"), .string("日本語"),
+            ]
+        ),
+        (AttributeDescription(name: "flag", type: .boolean, minValue: 1), [.boolean(false), .boolean(true)]),
+    ]
+
+    @Test("Checking the stored form finds the value's first broken rule", arguments: cases)
+    func storedFormAgreesWithTheValue(attribute: AttributeDescription, values: [AttributeValue]) throws {
+        let rules = try AttributeRules(attribute, of: "Item")
+        #expect(rules.checksStoredForm)
+        var broken = 0
+        for value in values {
+            var rows = PackedRows(columns: [attribute.name])
+            rows.append(value, as: attribute.type)
+            let cell = try #require(rows.openRowLastCell)
+            let byValue = rules.check(value).first
+            let byStoredForm = rules.checkStored(cell, in: rows)
+            #expect(byStoredForm?.code == byValue?.code, "\(attribute.name) \(value)")
+            #expect(byStoredForm?.message == byValue?.message, "\(attribute.name) \(value)")
+            if byValue != nil { broken += 1 }
+        }
+        // Each attribute's values break its rules and keep them.
+        #expect(attribute.type == .boolean || (broken > 0 && broken < values.count), "\(attribute.name)")
+    }
+
+    @Test func aPatternOrADecimalsBoundsNeedTheValue() throws {
+        let pattern = AttributeDescription(name: "sku", type: .string, regularExpression: "[A-Z]+")
+        let bounded = AttributeDescription(name: "price", type: .decimal, minValue: 0, decimalPrecision: 6)
+        #expect(try !AttributeRules(pattern, of: "Item").checksStoredForm)
+        #expect(try !AttributeRules(bounded, of: "Item").checksStoredForm)
+    }
+}

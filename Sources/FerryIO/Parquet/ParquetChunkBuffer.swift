@@ -47,7 +47,8 @@ final class ParquetChunkBuffer {
         count += bytes.count
     }
 
-    /// Sets the dictionary page: its `header`, then its `body` as compressed.
+    /// Sets the dictionary page: its `header`, then its `body` as compressed. The writer's thread sets it while the
+    /// page queue may still be adding data pages on another: the two touch different properties.
     func setDictionaryPage(header: [UInt8], body: UnsafeRawBufferPointer) {
         dictionaryPage.removeAll(keepingCapacity: true)
         dictionaryPage.append(contentsOf: header)

@@ -42,6 +42,20 @@ struct StoredFormRulesTests {
             [decimal("9999.99"), decimal("10000"), decimal("-10000"), decimal("0.125"), decimal("12.50"), decimal("0")]
         ),
         (
+            AttributeDescription(name: "amount", type: .decimal, minValue: 0.1, maxValue: 99.5),
+            [
+                decimal("0.1"), decimal("0.09"), decimal("0.099999"), decimal("0.10001"), decimal("99.5"),
+                decimal("99.50001"), decimal("100"), decimal("-1"), decimal("0"), decimal("12.25"), decimal("9.6"),
+            ]
+        ),
+        (
+            AttributeDescription(name: "delta", type: .decimal, minValue: -20.25, maxValue: -0.5, decimalPrecision: 4),
+            [
+                decimal("-20.25"), decimal("-20.26"), decimal("-21"), decimal("-0.5"), decimal("-0.49"),
+                decimal("0"), decimal("3"), decimal("-5"), decimal("-2.125"), decimal("-100000"),
+            ]
+        ),
+        (
             AttributeDescription(name: "code", type: .string, minLength: 2, maxLength: 4),
             [
                 .string(""), .string("a"), .string("ab"), .string("abcd"), .string("abcde"), .string("é"),
@@ -70,10 +84,23 @@ struct StoredFormRulesTests {
         #expect(attribute.type == .boolean || (broken > 0 && broken < values.count), "\(attribute.name)")
     }
 
-    @Test func aPatternOrADecimalsBoundsNeedTheValue() throws {
+    @Test func aPatternNeedsTheValue() throws {
         let pattern = AttributeDescription(name: "sku", type: .string, regularExpression: "[A-Z]+")
-        let bounded = AttributeDescription(name: "price", type: .decimal, minValue: 0, decimalPrecision: 6)
         #expect(try !AttributeRules(pattern, of: "Item").checksStoredForm)
-        #expect(try !AttributeRules(bounded, of: "Item").checksStoredForm)
+    }
+
+    @Test func canonicalDecimalTextsOrderAsTheirValues() {
+        let texts = [
+            "-1000", "-999.99", "-10", "-9.5", "-1", "-0.5", "-0.05", "0", "0.001", "0.01", "0.1", "0.15", "1",
+            "1.5", "9", "10", "10.01", "99", "100",
+        ]
+        for (i, a) in texts.enumerated() {
+            for (j, b) in texts.enumerated() {
+                let order = Array(a.utf8).withUnsafeBytes { a in
+                    Array(b.utf8).withUnsafeBytes { DecimalText.compareCanonical(a, $0) }
+                }
+                #expect(order == (i < j ? -1 : i > j ? 1 : 0), "\(a) against \(b)")
+            }
+        }
     }
 }

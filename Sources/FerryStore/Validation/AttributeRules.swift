@@ -1,3 +1,4 @@
+import FerrySQLite
 import Foundation
 
 /// One attribute's validation rules, prepared once: the regular expression compiled, the bounds of integers and
@@ -13,6 +14,10 @@ package struct AttributeRules: Sendable {
     let exactMinimum: Decimal?
     /// `maxValue` as written in the model; see ``exactMinimum``.
     let exactMaximum: Decimal?
+    /// For a decimal attribute, ``exactMinimum`` and ``exactMaximum`` as a decimal's stored text, to compare with
+    /// stored values (``checkStored(_:in:)``).
+    let storedMinimum: [UInt8]?
+    let storedMaximum: [UInt8]?
     /// A decimal's declared precision and scale.
     let digits: DecimalDigitsRule?
     /// The attribute's regular expression, anchored to match the whole string.
@@ -22,8 +27,7 @@ package struct AttributeRules: Sendable {
     /// check.
     package let checksValues: Bool
     /// Whether every rule a value of the right type can break can be checked on its stored form
-    /// (``checkStored(_:in:)``), without making an ``AttributeValue``: all but a string's pattern and a decimal's
-    /// bounds.
+    /// (``checkStored(_:in:)``), without making an ``AttributeValue``: all but a string's pattern.
     package let checksStoredForm: Bool
 
     /// Prepares `attribute` of `entity`.
@@ -36,10 +40,12 @@ package struct AttributeRules: Sendable {
             attribute.minValue != nil || attribute.maxValue != nil || attribute.minLength != nil
             || attribute.maxLength != nil || attribute.regularExpression != nil || attribute.type == .integer16
             || attribute.type == .integer32 || (attribute.type == .decimal && attribute.decimalPrecision != nil)
-        let decimalBounds = attribute.type == .decimal && (attribute.minValue != nil || attribute.maxValue != nil)
-        checksStoredForm = attribute.regularExpression == nil && !decimalBounds
+        checksStoredForm = attribute.regularExpression == nil
         exactMinimum = attribute.minValue.flatMap(Self.exactDecimal)
         exactMaximum = attribute.maxValue.flatMap(Self.exactDecimal)
+        let isDecimal = attribute.type == .decimal
+        storedMinimum = isDecimal ? exactMinimum.flatMap(Self.storedText) : nil
+        storedMaximum = isDecimal ? exactMaximum.flatMap(Self.storedText) : nil
         digits = attribute.decimalPrecision.map { DecimalDigitsRule(precision: $0, scale: attribute.decimalScale ?? 0) }
         guard let source = attribute.regularExpression else {
             pattern = nil
@@ -98,8 +104,15 @@ package struct AttributeRules: Sendable {
         case (.date, .real(let seconds)):
             return check(Date(timeIntervalSince1970: seconds)).first
         case (.decimal, .text):
-            guard let digits else { return nil }
-            return rows.withBytes(of: cell) { digits.check(storedText: $0) }
+            return rows.withBytes(of: cell) { text in
+                if let broken = digits?.check(storedText: text) { return broken }
+                // A bound that is not finite has no stored text: only +∞ is above every value, −∞ below.
+                let order = { (bound: [UInt8]) in bound.withUnsafeBytes { DecimalText.compareCanonical(text, $0) } }
+                return checkNumber(
+                    isBelow: { _, bound in storedMinimum.map { order($0) < 0 } ?? (bound == .infinity) },
+                    isAbove: { _, bound in storedMaximum.map { order($0) > 0 } ?? (bound == -.infinity) }
+                ).first
+            }
         case (.string, .text):
             guard attribute.minLength != nil || attribute.maxLength != nil else { return nil }
             return checkLength(rows.withBytes(of: cell, Self.utf16Count)).first
@@ -216,6 +229,13 @@ package struct AttributeRules: Sendable {
     /// A bound as the model file writes it: a date as ISO 8601, a whole number without `.0`.
     private func shown(_ bound: Double) -> String {
         ModelValidator.shown(bound, attribute.type)
+    }
+
+    /// A decimal's stored text.
+    private static func storedText(_ decimal: Decimal) -> [UInt8]? {
+        let stored: SQLiteValue = StoredValueCodec.encode(.decimal(decimal), as: .decimal)
+        guard case .text(let text) = stored else { return nil }
+        return Array(text.utf8)
     }
 
     /// `bound` as written (its shortest round-tripping decimal form, `0.1` rather than the binary value

@@ -238,9 +238,10 @@ final class RecordPacker {
             let outcome = plainConverters[plain]._withUnsafeGuaranteedRef { plain -> PlainOutcome in
                 guard kind != .null && (plain.storesText || !bytes.isBlank) else { return .blank }
                 if let failure = plain.converter.append(bytes: bytes, kind: kind, to: &rows) { return .failed(failure) }
-                guard let rules = plain.rules, let cell = rows.openRowLastCell,
-                    let broken = rules.checkStored(cell, in: rows)
-                else { return .appended }
+                // Checked in place: binding the rules would copy them (and retain what they hold) for every value.
+                guard let cell = rows.openRowLastCell, let broken = plain.rules?.checkStored(cell, in: rows) else {
+                    return .appended
+                }
                 return .broke(broken)
             }
             switch outcome {

@@ -3,8 +3,8 @@ import FerryStore
 import Foundation
 
 /// Turns records of one input into packed rows for the plan's columns: the importer's hot path. A field converts
-/// straight from the reader's borrowed bytes into the row's cells; only attributes with value rules (ranges,
-/// lengths, patterns) build a value to check.
+/// straight from the reader's borrowed bytes into the row's cells, where its attribute's rules (ranges, lengths,
+/// patterns) are checked on its stored form.
 ///
 /// A record that does not fit leaves no cell behind and comes back as the reason, naming the column and what
 /// was expected.
@@ -23,13 +23,13 @@ final class RecordPacker {
     /// The source field names' UTF-8, one after the other, in memory the packer owns: finding a field by name then
     /// borrows no array (a closure over the record would copy it, and retain its buffer, for every field).
     private let sourceNameBytes: UnsafeMutablePointer<UInt8>
-    /// The converters of the columns that read a field and have no value rules, each in an object of its own, used
-    /// unretained (``plainConverterObjects`` holds them): a class's `let` is used in place, where taking a converter
-    /// out of its column's `source`, or out of memory the packer owned, copied it, and retained and released what it
-    /// holds, for every field. ``plainConverterIndexes`` says which column uses which (-1: none).
-    private let plainConverters: [Unmanaged<PlainConverter>]
-    private let plainConverterObjects: [PlainConverter]
-    private let plainConverterIndexes: [Int]
+    /// The converters of the columns that read a field, with their attributes' rules, each in an object of its own,
+    /// used unretained (``fieldConverterObjects`` holds them): a class's `let` is used in place, where taking a
+    /// converter out of its column's `source`, or out of memory the packer owned, copied it, and retained and released
+    /// what it holds, for every field. ``fieldConverterIndexes`` says which column uses which (-1: none).
+    private let fieldConverters: [Unmanaged<FieldColumnConverter>]
+    private let fieldConverterObjects: [FieldColumnConverter]
+    private let fieldConverterIndexes: [Int]
     /// What the step's schema contract says of the input's new columns, record by record; `nil` when it says nothing.
     private let newColumnCheck: NewColumnCheck?
     /// Reads blob files, from the allowed folders only.
@@ -71,16 +71,15 @@ final class RecordPacker {
         }
         sourceNameBytes = .allocate(capacity: max(nameBytes.count, 1))
         sourceNameBytes.initialize(from: nameBytes, count: nameBytes.count)
-        var plain: [PlainConverter] = []
-        plainConverterIndexes = plan.columns.map { column in
+        var converters: [FieldColumnConverter] = []
+        fieldConverterIndexes = plan.columns.map { column in
             guard case .field(_, let converter, _) = column.source else { return -1 }
-            guard column.rules?.checksStoredForm ?? true else { return -1 }
-            plain.append(
-                PlainConverter(converter: converter, storesText: column.type == .string, rules: column.rules))
-            return plain.count - 1
+            converters.append(
+                FieldColumnConverter(converter: converter, storesText: column.type == .string, rules: column.rules))
+            return converters.count - 1
         }
-        plainConverterObjects = plain
-        plainConverters = plain.map { Unmanaged.passUnretained($0) }
+        fieldConverterObjects = converters
+        fieldConverters = converters.map { Unmanaged.passUnretained($0) }
         let resolvesLater = plan.columns.contains {
             if case .relationshipKey = $0.source { return true } else { return false }
         }
@@ -220,9 +219,9 @@ final class RecordPacker {
         _ column: ImportPlan.Column, at offset: Int, of record: Record, to rows: inout PackedRows,
         readFields: inout UInt64
     ) -> String? {
-        // A plain column reads a field: its source is not looked at (which would copy it) unless the value is blank.
-        let plain = plainConverterIndexes[offset]
-        if plain < 0, case .constant(let value) = column.source {
+        // A field's column: its source is not looked at (which would copy it) unless the field is null or blank.
+        let converterIndex = fieldConverterIndexes[offset]
+        if converterIndex < 0, case .constant(let value) = column.source {
             rows.append(value, as: column.type)
             return nil
         }
@@ -232,58 +231,25 @@ final class RecordPacker {
             rows.appendAbsent()
             return nil
         }
-        if plain >= 0 {
-            // The common case, read in place: no Field, no copy of the converter (and no reference counting) per value.
+        if converterIndex >= 0 {
+            // Read in place: no Field, no copy of the converter (and no reference counting) per value.
             let (bytes, kind) = record.bytesAndKind(ofField: index)
-            let outcome = plainConverters[plain]._withUnsafeGuaranteedRef { plain -> PlainOutcome in
-                guard kind != .null && (plain.storesText || !bytes.isBlank) else { return .blank }
-                if let failure = plain.converter.append(bytes: bytes, kind: kind, to: &rows) { return .failed(failure) }
+            let outcome = fieldConverters[converterIndex]._withUnsafeGuaranteedRef { field -> FieldOutcome in
+                guard kind != .null && (field.storesText || !bytes.isBlank) else { return .blank }
+                if let failure = field.converter.append(bytes: bytes, kind: kind, to: &rows) { return .failed(failure) }
                 // Checked in place: binding the rules would copy them (and retain what they hold) for every value.
-                guard let cell = rows.openRowLastCell, let broken = plain.rules?.checkStored(cell, in: rows) else {
+                guard let cell = rows.openRowLastCell, let broken = field.rules?.checkStored(cell, in: rows) else {
                     return .appended
                 }
                 return .broke(broken)
             }
-            switch outcome {
-            case .appended:
-                return nil
-            case .failed(let failure):
-                guard case .field(let name, _, _) = column.source else { return failure.message }
-                return "column '\(name)': \(failure.message)"
-            case .broke(let rule):
-                guard case .field(let name, _, _) = column.source else { return rule.message }
-                return "column '\(name)' → '\(column.name)': \(rule.message)"
-            case .blank:
-                // Null or blank: the general path below gives the default or the null.
-                break
-            }
+            if case .appended = outcome { return nil }
+            return complete(column, after: outcome, to: &rows)
         }
         let field = record[index]
         switch column.source {
-        case .constant:
+        case .constant, .field:
             return nil
-        case .field(let name, let converter, let defaultValue):
-            guard !field.isBlank(for: column.type) else {
-                if let defaultValue {
-                    rows.append(defaultValue, as: column.type)
-                    return nil
-                }
-                return appendNull(column, from: name, to: &rows)
-            }
-            guard let rules = column.rules else {
-                guard let failure = converter.append(field, to: &rows) else { return nil }
-                return "column '\(name)': \(failure.message)"
-            }
-            switch converter.value(of: field) {
-            case .failure(let failure):
-                return "column '\(name)': \(failure.message)"
-            case .success(let value):
-                if let broken = rules.check(value).first {
-                    return "column '\(name)' → '\(column.name)': \(broken.message)"
-                }
-                rows.append(value, as: column.type)
-                return nil
-            }
         case .relationshipKey(let name, _):
             guard !field.isBlank(for: .integer64) else { return appendNull(column, from: name, to: &rows) }
             field.withTrimmedBytes { rows.appendText($0) }
@@ -301,9 +267,29 @@ final class RecordPacker {
         }
     }
 
-    /// A plain column's converter, whether the column stores text (blank text is then a value, not a null), and the
-    /// attribute's rules when it has any (all of them checkable on the value's stored form).
-    final class PlainConverter {
+    /// What a field's column whose field was not appended gives: the reason it failed or broke a rule, or, for a
+    /// null or blank field, the column's default or null (`nil`), or the reason the column needs a value.
+    private func complete(_ column: ImportPlan.Column, after outcome: FieldOutcome, to rows: inout PackedRows)
+        -> String?
+    {
+        guard case .field(let name, _, let defaultValue) = column.source else { return nil }
+        switch outcome {
+        case .appended:
+            return nil
+        case .failed(let failure):
+            return "column '\(name)': \(failure.message)"
+        case .broke(let rule):
+            return "column '\(name)' → '\(column.name)': \(rule.message)"
+        case .blank:
+            guard let defaultValue else { return appendNull(column, from: name, to: &rows) }
+            rows.append(defaultValue, as: column.type)
+            return nil
+        }
+    }
+
+    /// A field column's converter, whether the column stores text (blank text is then a value, not a null), and the
+    /// attribute's rules when it has any (checked on the value's stored form).
+    final class FieldColumnConverter {
         let converter: FieldConverter
         let storesText: Bool
         let rules: AttributeRules?
@@ -315,8 +301,8 @@ final class RecordPacker {
         }
     }
 
-    /// What a plain column did with a field.
-    private enum PlainOutcome {
+    /// What a field's column did with its field.
+    private enum FieldOutcome {
         /// The value's cell was appended.
         case appended
         /// The field does not convert.

@@ -26,9 +26,6 @@ package struct AttributeRules: Sendable {
     /// or an integer type narrower than 64 bits. Most attributes have none, and their values need only the type
     /// check.
     package let checksValues: Bool
-    /// Whether every rule a value of the right type can break can be checked on its stored form
-    /// (``checkStored(_:in:)``), without making an ``AttributeValue``: all but a string's pattern.
-    package let checksStoredForm: Bool
 
     /// Prepares `attribute` of `entity`.
     ///
@@ -40,7 +37,6 @@ package struct AttributeRules: Sendable {
             attribute.minValue != nil || attribute.maxValue != nil || attribute.minLength != nil
             || attribute.maxLength != nil || attribute.regularExpression != nil || attribute.type == .integer16
             || attribute.type == .integer32 || (attribute.type == .decimal && attribute.decimalPrecision != nil)
-        checksStoredForm = attribute.regularExpression == nil
         exactMinimum = attribute.minValue.flatMap(Self.exactDecimal)
         exactMaximum = attribute.maxValue.flatMap(Self.exactDecimal)
         let isDecimal = attribute.type == .decimal
@@ -92,8 +88,8 @@ package struct AttributeRules: Sendable {
     }
 
     /// The first rule broken by the value stored as `cell` of `rows` (as an import appends it: an integer, a real, a
-    /// date as seconds since 1970, a decimal's or string's text), as ``check(_:)`` would find it for the value, for
-    /// an attribute that ``checksStoredForm``. The value must be of the attribute's type.
+    /// date as seconds since 1970, a decimal's or string's text), as ``check(_:)`` would find it for the value,
+    /// without making an ``AttributeValue``. The value must be of the attribute's type.
     package func checkStored(_ cell: PackedRows.Cell, in rows: PackedRows) -> ValidationError? {
         switch (attribute.type, cell) {
         case (.integer16, .integer(let integer)), (.integer32, .integer(let integer)),
@@ -114,8 +110,14 @@ package struct AttributeRules: Sendable {
                 ).first
             }
         case (.string, .text):
-            guard attribute.minLength != nil || attribute.maxLength != nil else { return nil }
-            return checkLength(rows.withBytes(of: cell, Self.utf16Count)).first
+            return rows.withBytes(of: cell) { text in
+                if attribute.minLength != nil || attribute.maxLength != nil,
+                    let broken = checkLength(Self.utf16Count(text)).first
+                {
+                    return broken
+                }
+                return pattern.flatMap { checkPattern(String(decoding: text, as: UTF8.self), $0) }
+            }
         default:
             return nil
         }
@@ -200,13 +202,17 @@ package struct AttributeRules: Sendable {
     /// A string's length in UTF-16 code units (as `NSString.length` counts it), then its pattern.
     private func check(_ string: String) -> [ValidationError] {
         var errors = checkLength(string.utf16.count)
-        if let pattern, let source = attribute.regularExpression, !pattern.matches(string) {
-            errors.append(
-                ValidationError(
-                    .stringPatternMatching, message: "must match the regular expression '\(source)' as a whole",
-                    rule: "SELF MATCHES '\(source)'"))
-        }
+        if let pattern, let broken = checkPattern(string, pattern) { errors.append(broken) }
         return errors
+    }
+
+    /// 1680 when `pattern`, the attribute's regular expression, does not match all of `string`.
+    private func checkPattern(_ string: String, _ pattern: WholeStringRegex) -> ValidationError? {
+        guard !pattern.matches(string) else { return nil }
+        let source = attribute.regularExpression ?? ""
+        return ValidationError(
+            .stringPatternMatching, message: "must match the regular expression '\(source)' as a whole",
+            rule: "SELF MATCHES '\(source)'")
     }
 
     /// A string's length in UTF-16 code units against the model's bounds.

@@ -249,6 +249,7 @@ final class RecordPacker {
         let field = record[index]
         switch column.source {
         case .constant, .field:
+            // Both are done above: a constant without reading the record, a field by its column's converter.
             return nil
         case .relationshipKey(let name, _):
             guard !field.isBlank(for: .integer64) else { return appendNull(column, from: name, to: &rows) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FerryIO
@@ -138,7 +139,7 @@ struct ParquetConcurrencyTests {
                 outputPath: folder.appendingPathComponent("missing/bad.parquet").path, memoryLimit: 0)
             var goodPages = 0
             var failures = 0
-            for page in 0..<(ParquetPageQueue.buffersInFlight(columns: 2) * 4) {
+            for page in 0..<(ParquetPageQueue.buffersInFlight * 4) {
                 let buffer = queue.takeBuffer()
                 buffer.bytes.append(contentsOf: repeatElement(UInt8(page), count: 3000))
                 do {
@@ -156,6 +157,36 @@ struct ParquetConcurrencyTests {
             // Only the five pages before the failing one reached their chunk: each is a header and a few bytes.
             #expect(good.count > 0 && good.count < 5 * 100, "\(good.count)")
             #expect(unwritable.count == 0)
+        }
+    }
+
+    /// A writer finishing files in the background ends a row group at every file's end, handing over a page per
+    /// column at once: the queue then lets a page per column and two more be in flight, where a single file keeps
+    /// to ``ParquetPageQueue/buffersInFlight``.
+    @Test func aQueueForFilesThatEndOftenTakesAPagePerColumnAndTwoMore() throws {
+        let columns = ParquetPageQueue.buffersInFlight + 3
+        let queue = ParquetPageQueue(compression: .zstd, level: 1, concurrent: true, columns: columns, pageBytes: 4096)
+        queue.allowPagesForFileEnds()
+        try TestSupport.withTemporaryFolder { folder in
+            let chunk = ParquetChunkBuffer(outputPath: folder.appendingPathComponent("pages.parquet").path)
+            // Taken on another thread: were there fewer buffers, the last take would wait until a page came back.
+            let taken = Mutex<[ParquetPageBuffer]>([])
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                for _ in 0..<(columns + 2) {
+                    let buffer = queue.takeBuffer()
+                    taken.withLock { $0.append(buffer) }
+                }
+                done.signal()
+            }
+            // On a timeout the taking thread stays blocked, and keeps the queue (and its semaphore) alive.
+            try #require(done.wait(timeout: .now() + 60) == .success)
+            for buffer in taken.withLock({ $0 }) {
+                buffer.bytes.append(contentsOf: repeatElement(UInt8(7), count: 100))
+                try queue.submit(buffer, to: chunk, valueCount: 100, encoding: 0)
+            }
+            try queue.waitForPages()
+            #expect(taken.withLock { $0.count } == columns + 2)
         }
     }
 }

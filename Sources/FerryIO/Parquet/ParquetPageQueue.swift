@@ -38,16 +38,21 @@ final class ParquetPageQueue: @unchecked Sendable {
     private var handedOver = DispatchGroup()
     /// The capacity a new buffer starts with.
     private let bufferBytes: Int
+    /// The buffers ``allowPagesForFileEnds()`` adds, until it does (the owner's thread only).
+    private var extraBuffersAtFileEnds: Int
 
-    /// Pages in flight at most when compressing on worker threads, for a writer of `columns` columns: one being
-    /// assembled, the others compressed at once or waiting for a page before them to reach its chunk. Eight (about
-    /// 17 MiB at 1 MiB pages) absorb the moments when encoding runs ahead of compressing or falls behind it, so that
-    /// neither waits for the other while a core is free; four left the cores idle more often. The end of a row group
-    /// hands over a page per column at once, so there are at least two more than the columns: with fewer, a dataset
-    /// of many small files, each a row group ending in a page per column, waited for pages to compress at every
-    /// file's end.
-    static func buffersInFlight(columns: Int) -> Int {
-        max(8, columns + 2)
+    /// Pages in flight at most when compressing on worker threads: one being assembled, the others compressed at
+    /// once or waiting for a page before them to reach its chunk. Eight (about 17 MiB at 1 MiB pages) absorb the
+    /// moments when encoding runs ahead of compressing or falls behind it, so that neither waits for the other while
+    /// a core is free; four left the cores idle more often.
+    static let buffersInFlight = 8
+
+    /// Pages in flight at most once files end often (``allowPagesForFileEnds()``), for a writer of `columns`
+    /// columns: the end of a row group hands over a page per column at once, so there are at least two more than
+    /// the columns. With fewer, a dataset of many small files, each a row group ending in a page per column, waited
+    /// for pages to compress at every file's end.
+    static func buffersInFlightAtFileEnds(columns: Int) -> Int {
+        max(buffersInFlight, columns + 2)
     }
 
     /// Pages compressed, waiting to be added to their chunks in the order they were handed over.
@@ -66,11 +71,21 @@ final class ParquetPageQueue: @unchecked Sendable {
         self.compression = compression
         self.level = level
         queue = concurrent ? DispatchQueue(label: "ferry.parquet.compress", attributes: .concurrent) : nil
-        let buffers = concurrent ? Self.buffersInFlight(columns: columns) : 1
+        let buffers = concurrent ? Self.buffersInFlight : 1
         available = DispatchSemaphore(value: buffers)
-        completion = Mutex(Completion(waiting: Array(repeating: nil, count: buffers)))
+        extraBuffersAtFileEnds = concurrent ? Self.buffersInFlightAtFileEnds(columns: columns) - buffers : 0
+        // Room for every page that may be in flight once files end often.
+        completion = Mutex(Completion(waiting: Array(repeating: nil, count: buffers + extraBuffersAtFileEnds)))
         // A page's values end past `pageBytes` by at most one value; levels and the length prefix come on top.
         bufferBytes = pageBytes + 64 * 1024
+    }
+
+    /// Lets ``buffersInFlightAtFileEnds(columns:)`` pages be in flight from now on, for a writer that finishes one
+    /// file after another (a dataset of many files). A single file ends a row group rarely, and keeps to
+    /// ``buffersInFlight`` and their memory.
+    func allowPagesForFileEnds() {
+        for _ in 0..<extraBuffersAtFileEnds { available.signal() }
+        extraBuffersAtFileEnds = 0
     }
 
     /// An empty buffer to assemble a page in; waits while every buffer is in flight.

@@ -316,6 +316,7 @@ public final class ParquetWriter {
         continuingAt path: String, observer: ((UnsafeRawBufferPointer) -> Void)? = nil,
         completion: @escaping @Sendable (Result<ParquetFinishedFile, any Error>) -> Void
     ) throws {
+        pages.allowPagesForFileEnds()
         let ending = try end()
         // The file before is done: its chunk buffers are free for the next file.
         waitForFileFinishing()

@@ -32,16 +32,11 @@ struct DecimalDigitsRule: Sendable {
         return nil
     }
 
-    /// The rule a decimal breaks, if any, given its stored text as ``DecimalText`` writes it: `-`, the integer digits
-    /// without leading zeros (or a lone `0`), then the fraction digits without trailing zeros after a `.`.
+    /// The rule a decimal breaks, if any, given its stored text (``DecimalText/CanonicalParts``).
     func check(storedText text: UnsafeRawBufferPointer) -> ValidationError? {
-        let isNegative = text.first == UInt8(ascii: "-")
-        let start = isNegative ? 1 : 0
-        var point = start
-        while point < text.count && text[point] != UInt8(ascii: ".") { point += 1 }
-        let integerDigits = point - start == 1 && text[start] == UInt8(ascii: "0") ? 0 : point - start
-        if integerDigits > precision - scale { return tooManyIntegerDigits(isNegative: isNegative) }
-        if text.count - point - 1 > scale { return tooManyFractionDigits() }
+        let parts = DecimalText.CanonicalParts(text)
+        if parts.integerDigits > precision - scale { return tooManyIntegerDigits(isNegative: parts.isNegative) }
+        if parts.fractionDigits > scale { return tooManyFractionDigits() }
         return nil
     }
 

@@ -104,4 +104,27 @@ struct ParquetRowGroupCommandTests {
             #expect(!FileManager.default.fileExists(atPath: lake))
         }
     }
+
+    /// Row groups are written out in the background while the next is encoded: a write that fails there fails the
+    /// export all the same. RLIMIT_FSIZE stands in for a full disk, reached after a few of the 25 row groups.
+    @Test("A disk that fills while a row group is written out in the background fails with 74 and leaves no file")
+    func diskFullInARowGroup() throws {
+        try ProductStoreFixture.withStore(rows: 2500) { folder, store in
+            let export = [
+                "export", "--quiet", "--store", store, "--entity", "products", "--row-group-rows", "100",
+                "--compression", "uncompressed", "--output", "products.parquet",
+            ]
+            let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            let result = try ferry.runWithFileSizeLimit(kibibytes: 64, export, in: folder)
+            #expect(result.status == 74, "\(result.standardError)")
+            #expect(result.standardError.contains("products.parquet"), "\(result.standardError)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
+            // Without the limit the file is several times larger than it: the limit is reached mid-file.
+            let whole = try ferry.run(export, in: folder)
+            #expect(whole.status == 0, "\(whole.standardError)")
+            let written = folder.appendingPathComponent("products.parquet").path
+            let size = try FileManager.default.attributesOfItem(atPath: written)[.size] as? Int ?? 0
+            #expect(size > 3 * 64 * 1024, "\(size) bytes")
+        }
+    }
 }

@@ -150,7 +150,7 @@ struct ParquetConcurrencyTests {
                     #expect(error.code == .io, "\(error)")
                 }
             }
-            #expect(throws: FerryIOError.self) { try queue.waitForPages() }
+            #expect(throws: FerryIOError.self) { try queue.pagesHandedOver().wait() }
             #expect(goodPages == 5)
             // Submitting on the caller's thread throws for the failing page itself; on workers, for a later one.
             #expect(failures >= 1)
@@ -185,7 +185,7 @@ struct ParquetConcurrencyTests {
                 buffer.bytes.append(contentsOf: repeatElement(UInt8(7), count: 100))
                 try queue.submit(buffer, to: chunk, valueCount: 100, encoding: 0)
             }
-            try queue.waitForPages()
+            try queue.pagesHandedOver().wait()
             #expect(taken.withLock { $0.count } == columns + 2)
         }
     }

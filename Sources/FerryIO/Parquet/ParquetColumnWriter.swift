@@ -34,8 +34,8 @@ struct ParquetColumnWriter {
     /// which to keep (see ``cardinalityProbe``); 0 once decided.
     var probeRemaining = 0
 
-    /// The current chunk: its data pages, header and compressed body each. A writer that finishes a file in the
-    /// background gives the next file's chunks buffers of their own (see ``ParquetWriter``).
+    /// The current chunk: its data pages, header and compressed body each. The writer writes a row group out in the
+    /// background and gives the next row group's chunks buffers of their own meanwhile (see ``ParquetWriter``).
     var chunk: ParquetChunkBuffer
     /// The encoded size of the chunk's pages handed over so far, before compression.
     var chunkEncoded = 0

@@ -9,7 +9,9 @@ public struct ParquetFinishedFile: Sendable, Hashable {
 }
 
 /// A row group whose pages are handed over and whose chunks are sealed: written out once the pages are in.
-struct ParquetSealedRowGroup {
+struct ParquetSealedRowGroup: @unchecked Sendable {
+    // @unchecked: handed from the writer's thread to the one that writes it out; the writer no longer touches the
+    // chunks' buffers until that is done.
     let chunks: [ParquetSealedChunk]
     let rows: Int
 
@@ -20,6 +22,44 @@ struct ParquetSealedRowGroup {
         let start = Int64(output.bytesWritten)
         let metadata = try chunks.map { try $0.write(into: output) }
         return ParquetRowGroupMetadata(columns: metadata, rows: Int64(rows), fileOffset: start)
+    }
+}
+
+/// A file's output and its row groups written out to it in the background, in order, and the first failure: used on
+/// the writer's background thread, then by the thread that completes the file, after it (see ``ParquetFileEnding``).
+final class ParquetWrittenRowGroups: @unchecked Sendable {
+    // @unchecked: touched by one thread at a time: the writer's serial background queue, then whoever waited for it.
+    // The writer itself no longer writes to the output once it has written the file's first bytes.
+    let output: OutputFile
+    private var metadata: [ParquetRowGroupMetadata] = []
+    private var failure: (any Error)?
+
+    init(output: OutputFile) {
+        self.output = output
+    }
+
+    /// Waits for `pages`, then writes `group` to the output and records it; after a failure, nothing more is written.
+    func write(_ group: ParquetSealedRowGroup, once pages: ParquetPageQueue.PagesHandedOver) {
+        guard failure == nil else { return }
+        do {
+            try pages.wait()
+            metadata.append(try group.write(into: output))
+        } catch {
+            failure = error
+        }
+    }
+
+    /// Throws the failure, if writing a row group failed.
+    func throwFailure() throws {
+        if let failure { throw failure }
+    }
+
+    /// What the footer records about the row groups written.
+    ///
+    /// - Throws: what writing one of them threw.
+    func all() throws -> [ParquetRowGroupMetadata] {
+        try throwFailure()
+        return metadata
     }
 }
 
@@ -56,8 +96,7 @@ struct ParquetSealedChunk {
 final class ParquetFileEnding: @unchecked Sendable {
     // @unchecked: made on the writer's thread and then used by one thread alone, the one that completes it; the writer
     // no longer touches the output or the sealed chunks' buffers.
-    let output: OutputFile
-    let rowGroups: [ParquetRowGroupMetadata]
+    let rowGroups: ParquetWrittenRowGroups
     let last: ParquetSealedRowGroup?
     let pages: ParquetPageQueue.PagesHandedOver
     let columns: [ParquetColumn]
@@ -65,10 +104,9 @@ final class ParquetFileEnding: @unchecked Sendable {
     let rows: Int
 
     init(
-        output: OutputFile, rowGroups: [ParquetRowGroupMetadata], last: ParquetSealedRowGroup?,
+        rowGroups: ParquetWrittenRowGroups, last: ParquetSealedRowGroup?,
         pages: ParquetPageQueue.PagesHandedOver, columns: [ParquetColumn], codec: Int32, rows: Int
     ) {
-        self.output = output
         self.rowGroups = rowGroups
         self.last = last
         self.pages = pages
@@ -77,13 +115,15 @@ final class ParquetFileEnding: @unchecked Sendable {
         self.rows = rows
     }
 
-    /// Waits for the pages, writes the rest of the file and moves it into place.
+    /// Waits for the pages, writes the rest of the file and moves it into place; the row groups before the last must
+    /// be written out.
     ///
     /// - Throws: ``FerryIOError`` when compressing a page, writing, syncing or renaming fails; the destination is then
     ///   untouched.
     func complete() throws -> ParquetFinishedFile {
+        let output = self.rowGroups.output
+        var rowGroups = try self.rowGroups.all()
         try pages.wait()
-        var rowGroups = self.rowGroups
         if let last { rowGroups.append(try last.write(into: output)) }
         var thrift = ThriftCompactWriter()
         thrift.writeFileMetadata(

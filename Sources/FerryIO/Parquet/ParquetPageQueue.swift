@@ -9,21 +9,19 @@ import Synchronization
 /// A page is assembled in a ``ParquetPageBuffer`` from ``takeBuffer()`` and handed over with
 /// ``submit(_:to:valueCount:encoding:)``; the buffer comes back to a small pool once its page is in its chunk.
 /// ``takeBuffer()`` waits while every buffer is in flight, which bounds memory (and the pages compressed at once) to a
-/// few pages whatever the file's size. ``waitForPages()`` comes before anything reads a chunk (the end of a row
-/// group); ``pagesHandedOver()`` lets another thread wait for the pages handed over so far while the owner hands over
-/// more (a file finished in the background while the next is written). A failure (compression, or a chunk's spill
-/// file) is thrown by the next ``submit(_:to:valueCount:encoding:)`` or wait.
+/// few pages whatever the file's size. Waiting for ``pagesHandedOver()`` comes before anything reads a chunk: it lets
+/// another thread wait for the pages handed over so far while the owner hands over more (a row group written out, or
+/// a file finished, in the background while the next is encoded). A failure (compression, or a chunk's spill file) is
+/// thrown by the next ``submit(_:to:valueCount:encoding:)`` or wait.
 final class ParquetPageQueue: @unchecked Sendable {
     // @unchecked: a page buffer is touched by one thread at a time: the owner's until it is handed over, then one
     // worker's while it is compressed, then whichever thread adds it to its chunk, under `completion`'s lock. Chunks
-    // are appended to only under that lock between a `submit` and the `waitForPages()` after it, and read by the
-    // owner only after that wait. The pools, the completion state and the failure are behind mutexes.
+    // are appended to only under that lock between a `submit` and the wait for the pages handed over with it, and read
+    // only after that wait. The pools, the completion state and the failure are behind mutexes.
     private let compression: ParquetCompression
     private let level: Int32
     /// `nil` when pages are compressed on the caller's thread.
     private let queue: DispatchQueue?
-    /// Every page job handed to `queue`.
-    private let group = DispatchGroup()
     /// Counts the buffers not in flight.
     private let available: DispatchSemaphore
     private let pool = Mutex<[ParquetPageBuffer]>([])
@@ -119,15 +117,7 @@ final class ParquetPageQueue: @unchecked Sendable {
             if let failed = failure.withLock({ $0 }) { throw failed }
             return
         }
-        queue.async(group: group) { [self] in compressAndComplete(page) }
-    }
-
-    /// Waits until every page handed over is in its chunk.
-    ///
-    /// - Throws: what compressing or adding a page threw.
-    func waitForPages() throws {
-        group.wait()
-        if let failed = failure.withLock({ $0 }) { throw failed }
+        queue.async { [self] in compressAndComplete(page) }
     }
 
     /// Pages handed over up to a point (what ``pagesHandedOver()`` returns), to wait for on another thread than the

@@ -3,9 +3,10 @@ import Dispatch
 /// Writes a Parquet file, row by row, in memory bounded by one row group.
 ///
 /// Each row's values are written in column order with the call for the column's type, then ``endRow()`` (or runs of
-/// rows column by column, with ``writeRows(_:_:)``); a row group is written out when it reaches
-/// ``Options/rowGroupRows`` rows or ``Options/rowGroupBytes`` bytes of pages (as encoded, before compression), and
-/// ``finish()`` writes the footer and moves the file into place (see ``OutputFile``):
+/// rows column by column, with ``writeRows(_:_:)``); a row group ends when it reaches ``Options/rowGroupRows`` rows or
+/// ``Options/rowGroupBytes`` bytes of pages (as encoded, before compression) and is written out on a thread of its
+/// own while the next one is encoded, and ``finish()`` writes the footer and moves the file into place (see
+/// ``OutputFile``):
 ///
 /// ```swift
 /// let writer = try ParquetWriter(path: "products.parquet", columns: [
@@ -85,24 +86,30 @@ public final class ParquetWriter {
     public let options: Options
     /// Rows ended so far.
     public var rowCount: Int { state.pointee.rowCount }
-    /// Bytes written to the file so far (row groups already written out; the footer comes at the end).
-    public var bytesWritten: Int { output.bytesWritten }
+    /// Bytes written to the file so far: the row groups ended, once the one being written out in the background is
+    /// (this waits for it), and the footer after ``finish()``.
+    public var bytesWritten: Int {
+        waitForFileFinishing()
+        return output.bytesWritten
+    }
 
-    private var output: OutputFile
+    /// The file being written.
+    private var output: OutputFile { rowGroups.output }
     /// Compresses the pages of every column.
     private let pages: ParquetPageQueue
     /// The column writers, in memory of their own: values are written into them in place, without the reference
     /// counting and exclusivity checks of class properties.
     private let writers: UnsafeMutablePointer<ParquetColumnWriter>
     private let state: UnsafeMutablePointer<State>
-    private var rowGroups: [ParquetRowGroupMetadata] = []
+    /// The file's row groups written out so far, in the background.
+    private var rowGroups: ParquetWrittenRowGroups
     private var finished = false
-    /// The chunk buffers of the file finished in the background, the next file's once it is done (see
-    /// ``finishInBackground(continuingAt:observer:completion:)``); `nil` until a file is.
+    /// The chunk buffers of the row group (or the file) being written out in the background, the columns' next ones
+    /// once it is done; `nil` until a row group ends.
     private var spareChunks: [ParquetChunkBuffer]?
-    /// Finishes files in the background, one at a time, in order.
+    /// Writes row groups out and finishes files in the background, one at a time, in order.
     private lazy var finisher = DispatchQueue(label: "ferry.parquet.finish")
-    /// Entered while a file is finished in the background.
+    /// Entered while a row group is written out or a file finished in the background.
     private let finishing = DispatchGroup()
 
     private struct State {
@@ -146,8 +153,9 @@ public final class ParquetWriter {
             return ParquetColumn(name: column.name, type: .string, isOptional: column.isOptional)
         }
         self.options = options
-        output = try OutputFile(path: path)
+        let output = try OutputFile(path: path)
         output.observer = observer
+        rowGroups = ParquetWrittenRowGroups(output: output)
         pages = ParquetPageQueue(
             compression: options.compression, level: Int32(options.zstdLevel),
             concurrent: options.compressesConcurrently, columns: columns.count, pageBytes: options.pageBytes)
@@ -318,11 +326,7 @@ public final class ParquetWriter {
     ) throws {
         pages.allowPagesForFileEnds()
         let ending = try end()
-        // The file before is done: its chunk buffers are free for the next file.
-        waitForFileFinishing()
-        let free = spareChunks ?? columns.map { _ in ParquetChunkBuffer(outputPath: path) }
-        spareChunks = (0..<columns.count).map { writers[$0].chunk }
-        for index in 0..<columns.count { writers[index].chunk = free[index] }
+        swapChunks()
         finishing.enter()
         finisher.async { [finishing] in
             defer { finishing.leave() }
@@ -331,9 +335,22 @@ public final class ParquetWriter {
         try reopen(at: path, observer: observer)
     }
 
-    /// Waits until the file finished in the background, if any, is done and its completion has returned.
+    /// Waits until the file finished in the background, if any, is done and its completion has returned, and the
+    /// row group being written out, if any, is written.
     public func waitForFileFinishing() {
         finishing.wait()
+    }
+
+    /// Waits for what is written out in the background, if anything, and gives the columns the chunk buffers it used
+    /// (for this file); theirs go to the background next.
+    private func swapChunks() {
+        waitForFileFinishing()
+        let free = spareChunks ?? columns.map { _ in ParquetChunkBuffer(outputPath: path) }
+        spareChunks = (0..<columns.count).map { writers[$0].chunk }
+        for index in 0..<columns.count {
+            if free[index].outputPath != path { free[index].outputPath = path }
+            writers[index].chunk = free[index]
+        }
     }
 
     /// Hands the last row group's pages over and seals its chunks; returns what writes the rest of the file once they
@@ -343,7 +360,7 @@ public final class ParquetWriter {
         precondition(!finished, "ParquetWriter finished twice")
         finished = true
         return ParquetFileEnding(
-            output: output, rowGroups: rowGroups, last: try sealRowGroup(), pages: pages.pagesHandedOver(),
+            rowGroups: rowGroups, last: try sealRowGroup(), pages: pages.pagesHandedOver(),
             columns: columns, codec: options.compression.codec, rows: rowCount)
     }
 
@@ -354,20 +371,29 @@ public final class ParquetWriter {
     /// - Throws: ``FerryIOError`` when the file cannot be created; the writer is then unusable.
     public func reopen(at path: String, observer: ((UnsafeRawBufferPointer) -> Void)? = nil) throws {
         precondition(finished, "reopen(at:observer:) before finish()")
-        output = try OutputFile(path: path)
+        let output = try OutputFile(path: path)
         output.observer = observer
         for index in 0..<columns.count { writers[index].chunk.outputPath = path }
-        rowGroups.removeAll(keepingCapacity: true)
+        rowGroups = ParquetWrittenRowGroups(output: output)
         state.pointee = State()
         finished = false
         try ParquetFormat.magic.withUnsafeBytes { try output.write($0) }
     }
 
-    /// Writes the row group out when it has rows.
+    /// Hands the row group over, when it has rows, to be written out in the background once its pages are in, while
+    /// the next one is encoded into the chunk buffers of the row group before it (waited for first).
+    ///
+    /// - Throws: what writing a row group before it out threw.
     private func writeRowGroup() throws {
         guard let group = try sealRowGroup() else { return }
-        try pages.waitForPages()
-        rowGroups.append(try group.write(into: output))
+        let pagesIn = pages.pagesHandedOver()
+        swapChunks()
+        try rowGroups.throwFailure()
+        finishing.enter()
+        finisher.async { [finishing, rowGroups] in
+            defer { finishing.leave() }
+            rowGroups.write(group, once: pagesIn)
+        }
     }
 
     /// Hands the row group's open pages over and seals its chunks, if it has rows.

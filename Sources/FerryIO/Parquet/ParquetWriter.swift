@@ -298,8 +298,8 @@ public final class ParquetWriter {
         (0..<columns.count).reduce(0) { $0 + writers[$1].bufferedBytes }
     }
 
-    /// Writes the last row group and the footer, and moves the file into place, once the file finished in the
-    /// background before it, if any, is done.
+    /// Writes the last row group and the footer, and moves the file into place, once what is written out in the
+    /// background (the file's row groups before it, a file finished before it) is done.
     ///
     /// - Throws: ``FerryIOError`` when writing, syncing or renaming fails; the destination is then untouched.
     public func finish() throws {
@@ -341,8 +341,8 @@ public final class ParquetWriter {
         finishing.wait()
     }
 
-    /// Waits for what is written out in the background, if anything, and gives the columns the chunk buffers it used
-    /// (for this file); theirs go to the background next.
+    /// Waits for what is written out in the background, if anything (a row group, a file's end), and gives the
+    /// columns the chunk buffers it used; theirs go to the background next.
     private func swapChunks() {
         waitForFileFinishing()
         let free = spareChunks ?? columns.map { _ in ParquetChunkBuffer(outputPath: path) }

@@ -1,11 +1,12 @@
 #ifndef FERRY_CGLIBCEXTRAS_SHIM_H
 #define FERRY_CGLIBCEXTRAS_SHIM_H
 
-// glibc functions that Swift's Glibc module leaves out: malloc.h's tuning, and GNU extensions it declares only under
-// _GNU_SOURCE.
+// glibc functions that Swift's Glibc module leaves out: malloc.h's tuning, a variadic one (prctl), and GNU extensions it
+// declares only under _GNU_SOURCE.
 
 #include <malloc.h>
 #include <stdint.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -29,6 +30,13 @@ static inline int ferry_start_writeback(int descriptor, int64_t offset, int64_t 
     // SYNC_FILE_RANGE_WRITE is 2 in every Linux ABI; the call goes through syscall() because glibc declares
     // sync_file_range only under _GNU_SOURCE.
     return (int)syscall(SYS_sync_file_range, descriptor, offset, count, 2);
+}
+
+/// Names the calling thread, as `top -H`, `ps -L` and debuggers show it (`prctl(PR_SET_NAME, name)`; at most 15 bytes
+/// are kept); returns 0 on success. `pthread_setname_np` does the same but is declared only under _GNU_SOURCE, and
+/// `prctl` is variadic, which Swift cannot call.
+static inline int ferry_name_this_thread(const char *name) {
+    return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
 }
 
 #endif

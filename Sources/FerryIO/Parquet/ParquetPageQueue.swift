@@ -2,8 +2,8 @@ import Dispatch
 import Synchronization
 
 /// Compresses a writer's finished data pages and adds each, behind its page header, to its column chunk: on worker
-/// threads, several pages at once, so that compressing overlaps encoding the next pages and takes whichever core is
-/// free; or at once on the caller's thread. Pages reach their chunks in the order they were handed over, whichever
+/// threads (``ParquetCompressionThreads``), several pages at once, so that compressing overlaps encoding the next pages
+/// and takes whichever core is free; or at once on the caller's thread. Pages reach their chunks in the order they were handed over, whichever
 /// finishes compressing first, so a file's bytes are the same either way.
 ///
 /// A page is assembled in a ``ParquetPageBuffer`` from ``takeBuffer()`` and handed over with
@@ -21,7 +21,7 @@ final class ParquetPageQueue: @unchecked Sendable {
     private let compression: ParquetCompression
     private let level: Int32
     /// `nil` when pages are compressed on the caller's thread.
-    private let queue: DispatchQueue?
+    private let threads: ParquetCompressionThreads?
     /// Counts the buffers not in flight.
     private let available: DispatchSemaphore
     private let pool = Mutex<[ParquetPageBuffer]>([])
@@ -68,7 +68,7 @@ final class ParquetPageQueue: @unchecked Sendable {
     init(compression: ParquetCompression, level: Int32, concurrent: Bool, columns: Int, pageBytes: Int) {
         self.compression = compression
         self.level = level
-        queue = concurrent ? DispatchQueue(label: "ferry.parquet.compress", attributes: .concurrent) : nil
+        threads = concurrent ? .shared : nil
         let buffers = concurrent ? Self.buffersInFlight : 1
         available = DispatchSemaphore(value: buffers)
         extraBuffersAtFileEnds = concurrent ? Self.buffersInFlightAtFileEnds(columns: columns) - buffers : 0
@@ -112,12 +112,12 @@ final class ParquetPageQueue: @unchecked Sendable {
         submitted += 1
         page.handedOver = handedOver
         handedOver.enter()
-        guard let queue else {
+        guard let threads else {
             compressAndComplete(page)
             if let failed = failure.withLock({ $0 }) { throw failed }
             return
         }
-        queue.async { [self] in compressAndComplete(page) }
+        threads.run { [self] in compressAndComplete(page) }
     }
 
     /// Pages handed over up to a point (what ``pagesHandedOver()`` returns), to wait for on another thread than the

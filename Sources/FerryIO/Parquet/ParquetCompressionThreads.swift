@@ -20,10 +20,18 @@ import Synchronization
 /// process's life, waiting for work.
 final class ParquetCompressionThreads: Sendable {
     /// The threads every ``ParquetPageQueue`` compresses on: as many as the machine's cores online.
-    static let shared = ParquetCompressionThreads(count: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    static let shared: ParquetCompressionThreads = {
+        let threads = ParquetCompressionThreads()
+        for _ in 0..<max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) {
+            guard threads.startThread() else { break }
+            threads.started.add(1, ordering: .relaxed)
+        }
+        return threads
+    }()
 
-    /// The number of threads.
-    let count: Int
+    /// The number of threads: 0 when none could start (the process at its limit of threads), and jobs then run on
+    /// the thread that hands them over.
+    var count: Int { started.load(ordering: .relaxed) }
 
     /// How much higher the threads' `nice` value is than the process's. At 5, a compression thread gets a quarter of a
     /// core that a thread at the process's priority wants too.
@@ -33,33 +41,35 @@ final class ParquetCompressionThreads: Sendable {
     private let jobs = Mutex<[@Sendable () -> Void]>([])
     /// Counts the jobs handed over and not yet taken by a thread.
     private let waiting = DispatchSemaphore(value: 0)
+    /// Set while ``shared`` is made, before any job is handed over.
+    private let started = Atomic<Int>(0)
 
-    private init(count: Int) {
-        self.count = count
-        for _ in 0..<count { startThread() }
-    }
+    private init() {}
 
     /// Runs `job` on one of the threads, after the jobs handed over before it have started.
     func run(_ job: @escaping @Sendable () -> Void) {
+        guard count > 0 else { return job() }
         jobs.withLock { $0.append(job) }
         waiting.signal()
     }
 
-    private func startThread() {
+    /// Starts a thread running ``work()``; returns whether it started.
+    private func startThread() -> Bool {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        let started = pthread_create(
+        let created = pthread_create(
             &thread, nil,
             { context in
                 guard let context else { return nil }
                 Unmanaged<ParquetCompressionThreads>.fromOpaque(context).takeRetainedValue().work()
                 return nil
             }, context)
-        guard started == 0 else {
+        guard created == 0 else {
             Unmanaged<ParquetCompressionThreads>.fromOpaque(context).release()
-            fatalError("cannot start a Parquet compression thread: \(String(cString: strerror(started)))")
+            return false
         }
         pthread_detach(thread)
+        return true
     }
 
     /// A thread's loop: lowers its own priority, then runs each job it takes, for good.

@@ -3,8 +3,8 @@ import Synchronization
 
 /// Compresses a writer's finished data pages and adds each, behind its page header, to its column chunk: on worker
 /// threads (``ParquetCompressionThreads``), several pages at once, so that compressing overlaps encoding the next pages
-/// and takes whichever core is free; or at once on the caller's thread. Pages reach their chunks in the order they were handed over, whichever
-/// finishes compressing first, so a file's bytes are the same either way.
+/// and takes whichever core is free; or at once on the caller's thread. Pages reach their chunks in the order they were
+/// handed over, whichever finishes compressing first, so a file's bytes are the same either way.
 ///
 /// A page is assembled in a ``ParquetPageBuffer`` from ``takeBuffer()`` and handed over with
 /// ``submit(_:to:valueCount:encoding:)``; the buffer comes back to a small pool once its page is in its chunk.

@@ -18,9 +18,12 @@ final class ParquetChunkBuffer {
     /// The temporary file, once the chunk outgrew its memory.
     private var spill: ScratchFile?
     /// The output the temporary file is beside (and whose name errors give). A writer reopened for another file
-    /// sets it to that file's (see ``ParquetWriter/reopen(at:observer:)``), and the next temporary file goes there.
+    /// sets it to that file's (see ``ParquetWriter/reopen(at:observer:)``), and the next temporary file goes there;
+    /// set to the same path, the chunk keeps its temporary file.
     var outputPath: String {
-        didSet { spill = nil }
+        didSet {
+            if outputPath != oldValue { spill = nil }
+        }
     }
 
     init(outputPath: String, memoryLimit: Int = 256 * 1024) {

@@ -348,7 +348,7 @@ public final class ParquetWriter {
         let free = spareChunks ?? columns.map { _ in ParquetChunkBuffer(outputPath: path) }
         spareChunks = (0..<columns.count).map { writers[$0].chunk }
         for index in 0..<columns.count {
-            if free[index].outputPath != path { free[index].outputPath = path }
+            free[index].outputPath = path
             writers[index].chunk = free[index]
         }
     }
